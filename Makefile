@@ -1,0 +1,57 @@
+# clkit: one Makefile for the labs, the solutions, the grader and the tests.
+# Objects go to build/; quiet unless V=1.
+
+CC      ?= cc
+PKGS    := OpenCL
+CFLAGS  ?= -O2 -g
+CFLAGS  += -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -DCL_TARGET_OPENCL_VERSION=120 \
+           -Icommon $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+DEPFLAGS = -MMD -MP
+LDLIBS  := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lOpenCL) -lm
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+LABS        := lab1 lab2 lab3 lab4 lab5 lab6 lab7
+COMMON_OBJ  := $(patsubst %.c,build/%.o,$(wildcard common/*.c))
+LIB         := build/libclkit.a
+LAB_BINS    := $(LABS:%=build/labs/%/host)
+SOL_BINS    := $(LABS:%=build/solutions/%/host)
+
+.SECONDARY:
+.PHONY: all $(LABS) solutions check clean setup
+all: $(LAB_BINS) $(SOL_BINS)
+$(LABS): %: build/labs/%/host
+solutions: $(SOL_BINS)
+
+$(LIB): $(COMMON_OBJ)
+	@echo "  AR      $@"
+	$(Q)$(AR) rcs $@ $^
+
+build/common/%.o: common/%.c
+	@mkdir -p $(@D)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
+
+# A host program finds its kernel beside its source, wherever it is run from.
+build/labs/%/host.o build/solutions/%/host.o: CFLAGS += -DCLK_SOURCE_DIR='"$(abspath $(dir $<))"'
+build/labs/%/host.o: labs/%/host.c
+	@mkdir -p $(@D)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
+build/solutions/%/host.o: solutions/%/host.c
+	@mkdir -p $(@D)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
+
+build/%/host: build/%/host.o $(LIB)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
+
+clean:
+	rm -rf build
+
+-include $(shell find build -name '*.d' 2>/dev/null)

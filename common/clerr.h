@@ -1,0 +1,24 @@
+/* Error names for OpenCL status codes and the one checking macro for OpenCL calls. */
+#ifndef CLKIT_CLERR_H
+#define CLKIT_CLERR_H
+
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+
+/* Returns the CL_* name of an OpenCL status code, or "CL_UNKNOWN_ERROR". */
+const char *clk_error_name(cl_int status);
+
+/* Prints "error: CALL failed: CL_NAME (file:line)" to stderr. */
+void clk_report_cl_error(cl_int status, const char *call, const char *file, int line);
+
+/* Checks an OpenCL status; on failure prints it with the call and file:line and jumps to cleanup. */
+#define CL_CHECK(call)                                                   \
+    do {                                                                 \
+        cl_int clk_status_ = (call);                                     \
+        if (clk_status_ != CL_SUCCESS) {                                 \
+            clk_report_cl_error(clk_status_, #call, __FILE__, __LINE__); \
+            goto cleanup;                                                \
+        }                                                                \
+    } while (0)
+
+#endif

@@ -1,0 +1,33 @@
+#include "data.h"
+
+uint64_t clk_random_next(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static uint64_t stream_state(uint64_t seed, unsigned stream)
+{
+    uint64_t state = seed ^ (0xD1B54A32D192ED03ull * (stream + 1u));
+    clk_random_next(&state);
+    return state;
+}
+
+void clk_fill_real(float *values, size_t count, uint64_t seed, unsigned stream)
+{
+    uint64_t state = stream_state(seed, stream);
+    for (size_t i = 0; i < count; i++) {
+        /* The top 24 bits make a float in [0, 1) exactly. */
+        float unit = (float)(clk_random_next(&state) >> 40) * (1.0f / 16777216.0f);
+        values[i] = 2.0f * unit - 1.0f;
+    }
+}
+
+void clk_fill_exact(float *values, size_t count, uint64_t seed, unsigned stream)
+{
+    uint64_t state = stream_state(seed, stream);
+    for (size_t i = 0; i < count; i++)
+        values[i] = (float)((int)(clk_random_next(&state) % 9u) - 4);
+}

@@ -1,0 +1,17 @@
+/* Deterministic input data: the same seed gives the same floats on every machine. */
+#ifndef CLKIT_DATA_H
+#define CLKIT_DATA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Fills values with reals uniform in [-1, 1) from (seed, stream); each stream is an independent sequence. */
+void clk_fill_real(float *values, size_t count, uint64_t seed, unsigned stream);
+
+/* Fills values with small integers in [-4, 4] from (seed, stream), for which float sums stay exact. */
+void clk_fill_exact(float *values, size_t count, uint64_t seed, unsigned stream);
+
+/* Returns the next value of a splitmix64 generator whose state is *state. */
+uint64_t clk_random_next(uint64_t *state);
+
+#endif

@@ -1,0 +1,61 @@
+#include "timing.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+double clk_event_ms(cl_event event)
+{
+    cl_ulong start = 0, end = 0;
+    if (clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL) != CL_SUCCESS ||
+        clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL) != CL_SUCCESS)
+        return -1.0;
+    return (double)(end - start) * 1e-6;
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double clk_median(const double *values, size_t count)
+{
+    double *sorted, median;
+    if (count == 0)
+        return 0.0;
+    sorted = malloc(count * sizeof *sorted);
+    if (!sorted)
+        return values[0];
+    memcpy(sorted, values, count * sizeof *sorted);
+    qsort(sorted, count, sizeof *sorted, compare_doubles);
+    median = count % 2 ? sorted[count / 2] : 0.5 * (sorted[count / 2 - 1] + sorted[count / 2]);
+    free(sorted);
+    return median;
+}
+
+cl_int clk_time_kernel(cl_command_queue queue, cl_kernel kernel, cl_uint dims, const size_t *global,
+                       const size_t *local, int warmups, int runs, double *median_ms)
+{
+    double times[64];
+    cl_int status = CL_SUCCESS;
+    if (runs > 64)
+        runs = 64;
+    for (int i = 0; i < warmups + runs && status == CL_SUCCESS; i++) {
+        cl_event event = NULL;
+        status = clEnqueueNDRangeKernel(queue, kernel, dims, NULL, global, local, 0, NULL, &event);
+        if (status == CL_SUCCESS)
+            status = clWaitForEvents(1, &event);
+        if (status == CL_SUCCESS && i >= warmups)
+            times[i - warmups] = clk_event_ms(event);
+        if (event)
+            clReleaseEvent(event);
+    }
+    if (status == CL_SUCCESS)
+        *median_ms = clk_median(times, (size_t)runs);
+    return status;
+}
+
+double clk_gbps(double bytes, double ms)
+{
+    return ms > 0 ? bytes / (ms * 1e6) : 0.0;
+}

@@ -1,0 +1,22 @@
+/* Event timing: kernel times from OpenCL profiling events, and medians. */
+#ifndef CLKIT_TIMING_H
+#define CLKIT_TIMING_H
+
+#include "clerr.h"
+
+#include <stddef.h>
+
+/* Returns the time between an event's start and end in milliseconds, or -1 when profiling is unavailable. */
+double clk_event_ms(cl_event event);
+
+/* Returns the median of values[0..count) without reordering them (0 for an empty array). */
+double clk_median(const double *values, size_t count);
+
+/* Enqueues kernel warmups+runs times over the NDRange and stores the median kernel time in *median_ms; returns a CL status. */
+cl_int clk_time_kernel(cl_command_queue queue, cl_kernel kernel, cl_uint dims, const size_t *global,
+                       const size_t *local, int warmups, int runs, double *median_ms);
+
+/* Converts bytes moved in ms milliseconds to GB/s (1e9 bytes a second). */
+double clk_gbps(double bytes, double ms);
+
+#endif

@@ -1,0 +1,76 @@
+/* Lab 3 host program: the kernel leaves one partial sum per work-item; the host adds them up. */
+#include "data.h"
+#include "labhost.h"
+#include "reference.h"
+#include "timing.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#define LOCAL_SIZE 256
+#define GLOBAL_SIZE (256 * 256)
+
+static const struct clk_program_info program_info = {
+    "lab3", "dot product a.b with per-work-item partial sums", "N", 1, CLK_SOURCE_DIR "/dot.cl",
+};
+
+static int run(struct clk_lab *lab, const float *a, const float *b, float *partial, int n, double *ms)
+{
+    cl_int status = CL_SUCCESS;
+    cl_mem a_buf = NULL, b_buf = NULL, partial_buf = NULL;
+    size_t local = LOCAL_SIZE, global = GLOBAL_SIZE;
+    int rc = -1;
+    a_buf = clk_lab_buffer(lab, CL_MEM_READ_ONLY, a, (size_t)n, &status);
+    CL_CHECK(status);
+    b_buf = clk_lab_buffer(lab, CL_MEM_READ_ONLY, b, (size_t)n, &status);
+    CL_CHECK(status);
+    partial_buf = clk_lab_buffer(lab, CL_MEM_WRITE_ONLY, NULL, global, &status);
+    CL_CHECK(status);
+    CL_CHECK(clSetKernelArg(lab->kernel, 0, sizeof a_buf, &a_buf));
+    CL_CHECK(clSetKernelArg(lab->kernel, 1, sizeof b_buf, &b_buf));
+    CL_CHECK(clSetKernelArg(lab->kernel, 2, sizeof partial_buf, &partial_buf));
+    CL_CHECK(clSetKernelArg(lab->kernel, 3, sizeof n, &n));
+    CL_CHECK(clk_time_kernel(lab->env.queue, lab->kernel, 1, &global, &local, 1, 5, ms));
+    CL_CHECK(clEnqueueReadBuffer(lab->env.queue, partial_buf, CL_TRUE, 0, global * sizeof *partial, partial, 0,
+                                 NULL, NULL));
+    rc = 0;
+cleanup:
+    if (a_buf) clReleaseMemObject(a_buf);
+    if (b_buf) clReleaseMemObject(b_buf);
+    if (partial_buf) clReleaseMemObject(partial_buf);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    struct clk_options opts = {.dims = {1 << 22}};
+    struct clk_lab lab = {0};
+    int rc = clk_parse_options(argc, argv, &program_info, &opts);
+    size_t n = opts.dims[0];
+    float *a = NULL, *b = NULL, *partial = NULL, dot;
+    double expected = 0.0, bound = 0.0, sum = 0.0, ms = 0.0;
+    char what[64];
+    if (rc != 0)
+        return rc == 1 ? 0 : 2;
+    rc = 1;
+    a = clk_lab_alloc(n, sizeof *a, "a");
+    b = clk_lab_alloc(n, sizeof *b, "b");
+    partial = clk_lab_alloc(GLOBAL_SIZE, sizeof *partial, "the partial sums");
+    if (!a || !b || !partial || clk_lab_open(&opts, "dot_naive", "", &lab) != 0)
+        goto cleanup;
+    clk_fill_real(a, n, opts.seed, 0);
+    clk_fill_real(b, n, opts.seed, 1);
+    clk_ref_dot(a, b, n, &expected, &bound);
+    if (run(&lab, a, b, partial, (int)n, &ms) != 0)
+        goto cleanup;
+    /* TODO(student): add the GLOBAL_SIZE partial sums into sum (a double keeps the total accurate). */
+    dot = (float)sum;
+    snprintf(what, sizeof what, "dot_naive n=%zu", n);
+    rc = clk_lab_verdict(what, &opts, &dot, &expected, &bound, 1, ms, clk_gbps(2.0 * n * sizeof(float), ms), "GB/s");
+cleanup:
+    clk_lab_close(&lab);
+    free(a);
+    free(b);
+    free(partial);
+    return rc;
+}

@@ -1,0 +1,80 @@
+/* Lab 5 host program: a 2-D NDRange over C, dimension 0 along its columns. */
+#include "data.h"
+#include "labhost.h"
+#include "reference.h"
+#include "timing.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#define LOCAL_SIZE 16
+
+static const struct clk_program_info program_info = {
+    "lab5", "C (MxN) = A (MxK) * B (KxN), naive", "MxNxK", 3, CLK_SOURCE_DIR "/matmul.cl",
+};
+
+static int run(struct clk_lab *lab, const float *A, const float *B, float *C, const int *mnk, double *ms)
+{
+    cl_int status = CL_SUCCESS;
+    cl_mem a_buf = NULL, b_buf = NULL, c_buf = NULL;
+    size_t M = (size_t)mnk[0], N = (size_t)mnk[1], K = (size_t)mnk[2];
+    size_t local[2] = {LOCAL_SIZE, LOCAL_SIZE};
+    size_t global[2] = {clk_round_up(N, LOCAL_SIZE), clk_round_up(M, LOCAL_SIZE)};
+    int rc = -1;
+    a_buf = clk_lab_buffer(lab, CL_MEM_READ_ONLY, A, M * K, &status);
+    CL_CHECK(status);
+    b_buf = clk_lab_buffer(lab, CL_MEM_READ_ONLY, B, K * N, &status);
+    CL_CHECK(status);
+    c_buf = clk_lab_buffer(lab, CL_MEM_WRITE_ONLY, NULL, M * N, &status);
+    CL_CHECK(status);
+    CL_CHECK(clSetKernelArg(lab->kernel, 0, sizeof a_buf, &a_buf));
+    CL_CHECK(clSetKernelArg(lab->kernel, 1, sizeof b_buf, &b_buf));
+    CL_CHECK(clSetKernelArg(lab->kernel, 2, sizeof c_buf, &c_buf));
+    for (cl_uint i = 0; i < 3; i++)
+        CL_CHECK(clSetKernelArg(lab->kernel, 3 + i, sizeof(int), &mnk[i]));
+    CL_CHECK(clk_time_kernel(lab->env.queue, lab->kernel, 2, global, local, 1, 5, ms));
+    CL_CHECK(clEnqueueReadBuffer(lab->env.queue, c_buf, CL_TRUE, 0, M * N * sizeof *C, C, 0, NULL, NULL));
+    rc = 0;
+cleanup:
+    if (a_buf) clReleaseMemObject(a_buf);
+    if (b_buf) clReleaseMemObject(b_buf);
+    if (c_buf) clReleaseMemObject(c_buf);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    struct clk_options opts = {.dims = {512, 512, 512}};
+    struct clk_lab lab = {0};
+    int rc = clk_parse_options(argc, argv, &program_info, &opts);
+    size_t M = opts.dims[0], N = opts.dims[1], K = opts.dims[2];
+    int mnk[3] = {(int)M, (int)N, (int)K};
+    float *A = NULL, *B = NULL, *C = NULL;
+    double *expected = NULL, *bound = NULL, ms = 0.0;
+    char what[96];
+    if (rc != 0)
+        return rc == 1 ? 0 : 2;
+    rc = 1;
+    A = clk_lab_alloc(M * K, sizeof *A, "A");
+    B = clk_lab_alloc(K * N, sizeof *B, "B");
+    C = clk_lab_alloc(M * N, sizeof *C, "C");
+    expected = clk_lab_alloc(M * N, sizeof *expected, "the reference");
+    bound = clk_lab_alloc(M * N, sizeof *bound, "the bounds");
+    if (!A || !B || !C || !expected || !bound || clk_lab_open(&opts, "matmul_naive", "", &lab) != 0)
+        goto cleanup;
+    clk_fill_real(A, M * K, opts.seed, 0);
+    clk_fill_real(B, K * N, opts.seed, 1);
+    clk_ref_matmul(A, B, M, N, K, expected, bound);
+    if (run(&lab, A, B, C, mnk, &ms) != 0)
+        goto cleanup;
+    snprintf(what, sizeof what, "matmul_naive %zux%zux%zu", M, N, K);
+    rc = clk_lab_verdict(what, &opts, C, expected, bound, M * N, ms, 2.0 * M * N * K / (ms * 1e6), "GFLOP/s");
+cleanup:
+    clk_lab_close(&lab);
+    free(A);
+    free(B);
+    free(C);
+    free(expected);
+    free(bound);
+    return rc;
+}
