@@ -21,9 +21,13 @@ LIB         := build/libclkit.a
 LAB_BINS    := $(LABS:%=build/labs/%/host)
 SOL_BINS    := $(LABS:%=build/solutions/%/host)
 
+GRADER_OBJ  := $(patsubst %.c,build/%.o,$(wildcard grader/*.c))
+GRADER      := build/grader/grade
+
 .SECONDARY:
-.PHONY: all $(LABS) solutions check clean setup
-all: $(LAB_BINS) $(SOL_BINS)
+.PHONY: all $(LABS) solutions grader check clean setup submission-host
+all: $(LAB_BINS) $(SOL_BINS) $(GRADER)
+grader: $(GRADER)
 $(LABS): %: build/labs/%/host
 solutions: $(SOL_BINS)
 
@@ -46,6 +50,24 @@ build/solutions/%/host.o: solutions/%/host.c
 	@mkdir -p $(@D)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
+
+# The grader finds the kit through CLKIT_ROOT (set by ./grade), else where it was built.
+build/grader/%.o: CFLAGS += -DCLK_ROOT='"$(abspath .)"'
+build/grader/%.o: grader/%.c
+	@mkdir -p $(@D)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
+
+$(GRADER): $(GRADER_OBJ) $(LIB)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
+
+# The grader builds a submitted host program with the kit's own flags:
+#   make submission-host SUB_SRC=dir/lab4/host.c SUB_OUT=/tmp/x/lab4/host
+submission-host: $(LIB)
+	@test -n "$(SUB_SRC)" && test -n "$(SUB_OUT)" || { echo "usage: make submission-host SUB_SRC=FILE SUB_OUT=FILE"; exit 2; }
+	@mkdir -p $(dir $(SUB_OUT))
+	$(Q)$(CC) $(CFLAGS) -DCLK_SOURCE_DIR='"$(abspath $(dir $(SUB_SRC)))"' $(SUB_SRC) $(LIB) $(LDLIBS) -o $(SUB_OUT)
 
 build/%/host: build/%/host.o $(LIB)
 	@echo "  LD      $@"

@@ -1,0 +1,128 @@
+#include "cli.h"
+
+#include "labs.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+    "usage: ./grade [options] LAB...      LAB is lab1 ... lab7, or all\n"
+    "  --device SPEC       device index, cpu, gpu or part of its name (env CLKIT_DEVICE)\n"
+    "  --list-devices      list the OpenCL devices and exit\n"
+    "  --solutions         grade solutions/ instead of labs/\n"
+    "  --submission DIR    grade DIR/labN/ (the same file names as labs/labN/)\n"
+    "  --quick             correctness only, no performance tests\n"
+    "  --json FILE         write the results as Gradescope results.json\n"
+    "  --junit FILE        write the results as JUnit XML\n"
+    "  --seed S            replay the random inputs of an earlier run\n"
+    "  --case N            run only correctness case N (with --seed, replays a failure)\n"
+    "  --timeout S         seconds each lab and each host program may run (default 30)\n"
+    "  -v, --verbose       show every case, not only failures\n"
+    "  -h, --help          show this help\n"
+    "exit status: 0 every test passed, 1 some test failed, 2 usage or set-up error\n";
+
+static int usage_error(const char *message, const char *argument)
+{
+    fprintf(stderr, "grade: %s '%s'\n(see ./grade --help)\n", message, argument ? argument : "");
+    return 2;
+}
+
+static int parse_number(const char *text, long min, long max, long *value)
+{
+    char *end = NULL;
+    long long v;
+    if (!text || *text < '0' || *text > '9')
+        return -1;
+    v = strtoll(text, &end, 10);
+    if (*end != '\0' || v < min || v > max)
+        return -1;
+    *value = (long)v;
+    return 0;
+}
+
+static int add_lab(struct cli *cli, const char *name)
+{
+    const struct grade_lab_spec *all;
+    size_t count = grade_all_labs(&all);
+    if (strcmp(name, "all") == 0) {
+        for (size_t i = 0; i < count && cli->lab_count < CLI_MAX_LABS; i++)
+            cli->labs[cli->lab_count++] = all[i].name;
+        return 0;
+    }
+    if (!grade_find_lab(name))
+        return usage_error("unknown lab (expected lab1 ... lab7 or all):", name);
+    if (cli->lab_count < CLI_MAX_LABS)
+        cli->labs[cli->lab_count++] = name;
+    return 0;
+}
+
+/* Options that take a value; returns 0, 2 on a bad value, or -1 when arg is not one of them. */
+static int parse_valued(struct cli *cli, const char *arg, const char *value)
+{
+    long number;
+    const char **target = strcmp(arg, "--device") == 0       ? &cli->device
+                          : strcmp(arg, "--submission") == 0 ? &cli->submission
+                          : strcmp(arg, "--json") == 0       ? &cli->json
+                          : strcmp(arg, "--junit") == 0      ? &cli->junit
+                                                             : NULL;
+    if (!target && strcmp(arg, "--seed") && strcmp(arg, "--case") && strcmp(arg, "--timeout"))
+        return -1;
+    if (!value)
+        return usage_error("missing value after", arg);
+    if (target) {
+        *target = value;
+        return 0;
+    }
+    if (strcmp(arg, "--seed") == 0) {
+        char *end = NULL;
+        cli->seed = strtoull(value, &end, 10);
+        cli->seed_given = 1;
+        return (*value >= '0' && *value <= '9' && *end == '\0') ? 0 : usage_error("--seed needs a number, not", value);
+    }
+    if (parse_number(value, 0, strcmp(arg, "--case") == 0 ? 100000 : 3600, &number) != 0 ||
+        (strcmp(arg, "--timeout") == 0 && number < 1))
+        return usage_error("bad number for", arg);
+    if (strcmp(arg, "--case") == 0)
+        cli->only_case = number;
+    else
+        cli->timeout_s = (int)number;
+    return 0;
+}
+
+int cli_parse(int argc, char **argv, struct cli *cli)
+{
+    memset(cli, 0, sizeof *cli);
+    cli->only_case = -1;
+    cli->timeout_s = 30;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        int rc;
+        if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+            fputs(usage, stdout);
+            return 1;
+        } else if (strcmp(arg, "-v") == 0 || strcmp(arg, "--verbose") == 0) {
+            cli->verbose = 1;
+        } else if (strcmp(arg, "--quick") == 0) {
+            cli->quick = 1;
+        } else if (strcmp(arg, "--solutions") == 0) {
+            cli->solutions = 1;
+        } else if (strcmp(arg, "--list-devices") == 0) {
+            cli->list_devices = 1;
+        } else if (arg[0] == '-') {
+            rc = parse_valued(cli, arg, i + 1 < argc ? argv[i + 1] : NULL);
+            if (rc == -1)
+                return usage_error("unknown option", arg);
+            if (rc != 0)
+                return rc;
+            i++;
+        } else if ((rc = add_lab(cli, arg)) != 0) {
+            return rc;
+        }
+    }
+    if (cli->solutions && cli->submission)
+        return usage_error("choose one of --solutions and --submission, not both:", "--solutions");
+    if (cli->lab_count == 0 && !cli->list_devices)
+        return usage_error("no lab given: name lab1 ... lab7 or all, e.g.", "./grade lab3");
+    return 0;
+}

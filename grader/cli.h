@@ -1,0 +1,29 @@
+/* The grader's command line. */
+#ifndef CLKIT_GRADER_CLI_H
+#define CLKIT_GRADER_CLI_H
+
+#include <stdint.h>
+
+#define CLI_MAX_LABS 8
+
+struct cli {
+    const char *labs[CLI_MAX_LABS];
+    int lab_count;
+    const char *device;
+    int list_devices;
+    int solutions;
+    const char *submission;
+    int quick;
+    const char *json;
+    const char *junit;
+    int verbose;
+    uint64_t seed;
+    int seed_given;
+    long only_case;
+    int timeout_s;
+};
+
+/* Parses argv into cli; returns 0 to grade, 1 after --help, 2 on a usage error (printed). */
+int cli_parse(int argc, char **argv, struct cli *cli);
+
+#endif

@@ -1,0 +1,158 @@
+/* The kernel families: how each kind of lab kernel is fed, launched and checked. */
+#include "families.h"
+
+#include "data.h"
+#include "reference.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+
+
+static int alloc_reference(struct grade_launch *launch, size_t count)
+{
+    launch->expected = calloc(count, sizeof(double));
+    launch->bound = calloc(count, sizeof(double));
+    launch->shape.count = count;
+    return launch->expected && launch->bound ? 0 : -1;
+}
+
+/* Exact cases hold small integers, whose float sums are exact: any error at all is a bug. */
+static void exact_bounds(const struct grade_case *c, struct grade_launch *launch)
+{
+    if (c->data == GRADE_EXACT)
+        memset(launch->bound, 0, launch->shape.count * sizeof(double));
+}
+
+static size_t groups_for(const struct grade_case *c, size_t default_cap)
+{
+    size_t cover = (c->dims[0] + c->local[0] - 1) / c->local[0];
+    if (c->groups)
+        return c->groups;
+    return default_cap && cover > default_cap ? default_cap : cover;
+}
+
+static void set_1d(struct grade_launch *launch, size_t groups, size_t local)
+{
+    launch->work_dims = 1;
+    launch->local[0] = local;
+    launch->global[0] = groups * local;
+}
+
+static void describe_1d(const struct grade_case *c, char *text, size_t size)
+{
+    snprintf(text, size, "%s n=%zu, local %zu, %zu work-items", c->data == GRADE_EXACT ? "exact" : "real",
+             c->dims[0], c->local[0], groups_for(c, 64) * c->local[0]);
+}
+
+/* --- vadd: c = a + b (labs 1 and 2) --- */
+
+static int vadd_prepare(const struct grade_case *c, uint64_t seed, struct grade_launch *launch)
+{
+    size_t n = c->dims[0], groups = groups_for(c, 0);
+    if (grade_launch_add_buffer(launch, "a", n, 0, c, seed) || grade_launch_add_buffer(launch, "b", n, 0, c, seed) ||
+        grade_launch_add_buffer(launch, "c", n, 1, c, seed) || alloc_reference(launch, n))
+        return -1;
+    launch->ints[launch->int_count++] = (int)n;
+    set_1d(launch, groups, c->local[0]);
+    clk_ref_vadd(launch->host[0], launch->host[1], n, launch->expected, launch->bound);
+    exact_bounds(c, launch);
+    launch->shape.block = c->local[0];
+    launch->shape.grid = launch->global[0] < n ? launch->global[0] : 0;
+    return 0;
+}
+
+static void vadd_describe(const struct grade_case *c, char *text, size_t size)
+{
+    snprintf(text, size, "%s n=%zu, local %zu, %zu work-items", c->data == GRADE_EXACT ? "exact" : "real",
+             c->dims[0], c->local[0], groups_for(c, 0) * c->local[0]);
+}
+
+static size_t vadd_host_reference(const size_t *dims, uint64_t seed, double **expected, double **bound)
+{
+    size_t n = dims[0];
+    float *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+    *expected = malloc(n * sizeof **expected);
+    *bound = malloc(n * sizeof **bound);
+    if (a && b && *expected && *bound) {
+        clk_fill_real(a, n, seed, 0);
+        clk_fill_real(b, n, seed, 1);
+        clk_ref_vadd(a, b, n, *expected, *bound);
+    } else
+        n = 0;
+    free(a);
+    free(b);
+    return n;
+}
+
+const struct grade_family grade_family_vadd = {vadd_prepare, NULL, vadd_describe, vadd_host_reference, 1};
+
+/* --- dot: partial sums (lab 3: one per work-item; lab 4: one per work-group) --- */
+
+static int dot_inputs(const struct grade_case *c, uint64_t seed, struct grade_launch *launch, size_t partials)
+{
+    size_t n = c->dims[0];
+    if (grade_launch_add_buffer(launch, "a", n, 0, c, seed) || grade_launch_add_buffer(launch, "b", n, 0, c, seed) ||
+        grade_launch_add_buffer(launch, "partial", partials, 1, c, seed))
+        return -1;
+    launch->ints[launch->int_count++] = (int)n;
+    return 0;
+}
+
+static int dot_partials_prepare(const struct grade_case *c, uint64_t seed, struct grade_launch *launch)
+{
+    size_t groups = groups_for(c, 64), global = groups * c->local[0];
+    if (dot_inputs(c, seed, launch, global) || alloc_reference(launch, global))
+        return -1;
+    set_1d(launch, groups, c->local[0]);
+    clk_ref_dot_partials(launch->host[0], launch->host[1], c->dims[0], global, launch->expected, launch->bound);
+    exact_bounds(c, launch);
+    launch->shape.block = c->local[0];
+    return 0;
+}
+
+static int dot_groups_prepare(const struct grade_case *c, uint64_t seed, struct grade_launch *launch)
+{
+    size_t groups = groups_for(c, 64);
+    if (dot_inputs(c, seed, launch, groups) || alloc_reference(launch, 1))
+        return -1;
+    set_1d(launch, groups, c->local[0]);
+    launch->local_bytes = c->local[0] * sizeof(float);
+    clk_ref_dot(launch->host[0], launch->host[1], c->dims[0], launch->expected, launch->bound);
+    /* Adding the partials on the host rounds once more per partial. */
+    launch->bound[0] *= 2.0;
+    exact_bounds(c, launch);
+    return 0;
+}
+
+static void dot_groups_finish(const struct grade_launch *launch, const float *output, float *result)
+{
+    double sum = 0.0;
+    for (size_t i = 0; i < launch->counts[2]; i++)
+        sum += output[i];
+    result[0] = (float)sum;
+}
+
+static size_t dot_host_reference(const size_t *dims, uint64_t seed, double **expected, double **bound)
+{
+    size_t n = dims[0], count = 1;
+    float *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+    *expected = malloc(sizeof **expected);
+    *bound = malloc(sizeof **bound);
+    if (a && b && *expected && *bound) {
+        clk_fill_real(a, n, seed, 0);
+        clk_fill_real(b, n, seed, 1);
+        clk_ref_dot(a, b, n, *expected, *bound);
+        **bound *= 2.0; /* the host adds partials in its own order */
+    } else
+        count = 0;
+    free(a);
+    free(b);
+    return count;
+}
+
+const struct grade_family grade_family_dot_partials = {dot_partials_prepare, NULL, describe_1d,
+                                                       dot_host_reference, 1};
+const struct grade_family grade_family_dot_groups = {dot_groups_prepare, dot_groups_finish, describe_1d,
+                                                     dot_host_reference, 1};

@@ -1,0 +1,129 @@
+/* The 2-D kernel families: matrix multiply and transpose. */
+#include "families.h"
+
+#include "data.h"
+#include "reference.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+
+static size_t side(const struct grade_case *c)
+{
+    return c->tile ? (size_t)c->tile : c->local[0];
+}
+
+/* A 2-D NDRange of side x side work-groups; dimension 0 covers x, dimension 1 covers y. */
+static void set_2d(struct grade_launch *launch, size_t x, size_t y, size_t group_side)
+{
+    launch->work_dims = 2;
+    launch->local[0] = launch->local[1] = group_side;
+    launch->global[0] = (x + group_side - 1) / group_side * group_side;
+    launch->global[1] = (y + group_side - 1) / group_side * group_side;
+}
+
+static int alloc_reference(struct grade_launch *launch, size_t rows, size_t cols)
+{
+    launch->expected = calloc(rows * cols, sizeof(double));
+    launch->bound = calloc(rows * cols, sizeof(double));
+    launch->shape.count = rows * cols;
+    launch->shape.rows = rows;
+    launch->shape.cols = cols;
+    return launch->expected && launch->bound ? 0 : -1;
+}
+
+static void describe_2d(const struct grade_case *c, const char *what, char *text, size_t size)
+{
+    int used = snprintf(text, size, "%s %s", c->data == GRADE_EXACT ? "exact" : "real", what);
+    if (c->tile && used > 0 && (size_t)used < size)
+        snprintf(text + used, size - (size_t)used, ", TILE %d", c->tile);
+    else if (used > 0 && (size_t)used < size)
+        snprintf(text + used, size - (size_t)used, ", local %zux%zu", c->local[0], c->local[0]);
+}
+
+/* --- matmul: C (MxN) = A (MxK) B (KxN) --- */
+
+static int matmul_prepare(const struct grade_case *c, uint64_t seed, struct grade_launch *launch)
+{
+    size_t M = c->dims[0], N = c->dims[1], K = c->dims[2];
+    if (grade_launch_add_buffer(launch, "A", M * K, 0, c, seed) || grade_launch_add_buffer(launch, "B", K * N, 0, c, seed) ||
+        grade_launch_add_buffer(launch, "C", M * N, 1, c, seed) || alloc_reference(launch, M, N))
+        return -1;
+    launch->ints[0] = (int)M;
+    launch->ints[1] = (int)N;
+    launch->ints[2] = (int)K;
+    launch->int_count = 3;
+    set_2d(launch, N, M, side(c));
+    clk_ref_matmul(launch->host[0], launch->host[1], M, N, K, launch->expected, launch->bound);
+    if (c->data == GRADE_EXACT)
+        memset(launch->bound, 0, M * N * sizeof(double));
+    return 0;
+}
+
+static void matmul_describe(const struct grade_case *c, char *text, size_t size)
+{
+    char what[64];
+    snprintf(what, sizeof what, "%zux%zux%zu", c->dims[0], c->dims[1], c->dims[2]);
+    describe_2d(c, what, text, size);
+}
+
+static size_t matmul_host_reference(const size_t *dims, uint64_t seed, double **expected, double **bound)
+{
+    size_t M = dims[0], N = dims[1], K = dims[2], count = M * N;
+    float *A = malloc(M * K * sizeof *A), *B = malloc(K * N * sizeof *B);
+    *expected = malloc(count * sizeof **expected);
+    *bound = malloc(count * sizeof **bound);
+    if (A && B && *expected && *bound) {
+        clk_fill_real(A, M * K, seed, 0);
+        clk_fill_real(B, K * N, seed, 1);
+        clk_ref_matmul(A, B, M, N, K, *expected, *bound);
+    } else
+        count = 0;
+    free(A);
+    free(B);
+    return count;
+}
+
+const struct grade_family grade_family_matmul = {matmul_prepare, NULL, matmul_describe, matmul_host_reference, 3};
+
+/* --- transpose: out (cols x rows) = in (rows x cols) transposed --- */
+
+static int transpose_prepare(const struct grade_case *c, uint64_t seed, struct grade_launch *launch)
+{
+    size_t rows = c->dims[0], cols = c->dims[1];
+    if (grade_launch_add_buffer(launch, "in", rows * cols, 0, c, seed) || grade_launch_add_buffer(launch, "out", rows * cols, 1, c, seed) ||
+        alloc_reference(launch, cols, rows))
+        return -1;
+    launch->ints[0] = (int)rows;
+    launch->ints[1] = (int)cols;
+    launch->int_count = 2;
+    set_2d(launch, cols, rows, side(c));
+    clk_ref_transpose(launch->host[0], rows, cols, launch->expected, launch->bound);
+    return 0;
+}
+
+static void transpose_describe(const struct grade_case *c, char *text, size_t size)
+{
+    char what[64];
+    snprintf(what, sizeof what, "%zux%zu", c->dims[0], c->dims[1]);
+    describe_2d(c, what, text, size);
+}
+
+static size_t transpose_host_reference(const size_t *dims, uint64_t seed, double **expected, double **bound)
+{
+    size_t rows = dims[0], cols = dims[1], count = rows * cols;
+    float *in = malloc(count * sizeof *in);
+    *expected = malloc(count * sizeof **expected);
+    *bound = malloc(count * sizeof **bound);
+    if (in && *expected && *bound) {
+        clk_fill_real(in, count, seed, 0);
+        clk_ref_transpose(in, rows, cols, *expected, *bound);
+    } else
+        count = 0;
+    free(in);
+    return count;
+}
+
+const struct grade_family grade_family_transpose = {transpose_prepare, NULL, transpose_describe,
+                                                    transpose_host_reference, 2};

@@ -1,0 +1,144 @@
+/* The seven labs: their contracts, cases and points, in one table. */
+#include "labs.h"
+
+#include "data.h"
+#include "families.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define COUNT(array) (sizeof(array) / sizeof((array)[0]))
+
+/* Sizes of 1, small primes, exactly one work-group, one past it, a large prime and a large power of two. */
+static const struct grade_case vadd_shapes[] = {
+    {.dims = {1}, .local = {64}},      {.dims = {2}, .local = {64}},     {.dims = {13}, .local = {64}},
+    {.dims = {64}, .local = {64}},     {.dims = {65}, .local = {64}},    {.dims = {1000}, .local = {32}},
+    {.dims = {100003}, .local = {64}}, {.dims = {1 << 20}, .local = {256}},
+};
+
+/* Grids far smaller than n, and one larger than n. */
+static const struct grade_case stride_shapes[] = {
+    {.dims = {1}, .local = {64}, .groups = 1},         {.dims = {13}, .local = {64}, .groups = 1},
+    {.dims = {64}, .local = {64}, .groups = 1},        {.dims = {65}, .local = {64}, .groups = 1},
+    {.dims = {1000}, .local = {32}, .groups = 3},      {.dims = {100003}, .local = {64}, .groups = 7},
+    {.dims = {1 << 20}, .local = {256}, .groups = 16}, {.dims = {100}, .local = {64}, .groups = 4},
+};
+
+static const struct grade_case dot_local_shapes[] = {
+    {.dims = {1}},    {.dims = {13}},     {.dims = {256}}, {.dims = {257}},
+    {.dims = {4099}}, {.dims = {100003}}, {.dims = {1 << 20}},
+};
+
+/* Square and not, multiples of the tile and not, and degenerate 1-wide shapes. */
+static const struct grade_case matmul_shapes[] = {
+    {.dims = {1, 1, 1}, .local = {16}},     {.dims = {16, 16, 16}, .local = {16}},
+    {.dims = {17, 17, 17}, .local = {16}},  {.dims = {17, 13, 7}, .local = {16}},
+    {.dims = {7, 33, 5}, .local = {16}},    {.dims = {1, 100, 37}, .local = {16}},
+    {.dims = {130, 70, 1}, .local = {16}},  {.dims = {127, 129, 131}, .local = {16}},
+    {.dims = {256, 192, 160}, .local = {16}},
+};
+
+static const struct grade_case transpose_shapes[] = {
+    {.dims = {1, 1}, .local = {16}},     {.dims = {16, 16}, .local = {16}},  {.dims = {17, 17}, .local = {16}},
+    {.dims = {17, 13}, .local = {16}},   {.dims = {1, 100}, .local = {16}},  {.dims = {100, 1}, .local = {16}},
+    {.dims = {127, 129}, .local = {16}}, {.dims = {1000, 3}, .local = {16}}, {.dims = {1024, 768}, .local = {16}},
+};
+
+static const int tiles[] = {8, 16, 0};
+
+/* Points per test, quoted by HANDOUT.md: build, exact cases, real cases, memory safety, host program.
+   The build is a gate worth no points, so that an empty kernel that compiles scores 0. */
+static const struct grade_lab_spec lab_table[] = {
+    {"lab1", "vector add", "vadd.cl", "vadd", &grade_family_vadd, vadd_shapes, COUNT(vadd_shapes), NULL, 0,
+     "100003", {0, 3, 2, 2, 3}},
+    {"lab2", "grid-stride add", "vadd_stride.cl", "vadd_stride", &grade_family_vadd, stride_shapes,
+     COUNT(stride_shapes), NULL, 0, "1000003", {0, 4, 2, 2, 2}},
+    {"lab3", "naive dot product", "dot.cl", "dot_naive", &grade_family_dot_partials, stride_shapes,
+     COUNT(stride_shapes), NULL, 0, "100003", {0, 4, 2, 2, 2}},
+    {"lab4", "local-memory reduction", "reduce.cl", "dot_local", &grade_family_dot_groups, dot_local_shapes,
+     COUNT(dot_local_shapes), NULL, 1, "1000003", {0, 4, 2, 2, 2}},
+    {"lab5", "naive matmul", "matmul.cl", "matmul_naive", &grade_family_matmul, matmul_shapes,
+     COUNT(matmul_shapes), NULL, 0, "129x65x33", {0, 4, 2, 2, 2}},
+    {"lab6", "tiled matmul", "matmul_tiled.cl", "matmul_tiled", &grade_family_matmul, matmul_shapes,
+     COUNT(matmul_shapes), tiles, 0, "129x65x33", {0, 4, 2, 2, 2}},
+    {"lab7", "transpose", "transpose.cl", "transpose", &grade_family_transpose, transpose_shapes,
+     COUNT(transpose_shapes), tiles, 0, "517x259", {0, 4, 2, 2, 2}},
+};
+
+const struct grade_lab_spec *grade_find_lab(const char *name)
+{
+    for (size_t i = 0; i < COUNT(lab_table); i++)
+        if (strcmp(lab_table[i].name, name) == 0)
+            return &lab_table[i];
+    return NULL;
+}
+
+size_t grade_all_labs(const struct grade_lab_spec **all)
+{
+    *all = lab_table;
+    return COUNT(lab_table);
+}
+
+static size_t add_case(struct grade_case *cases, size_t count, size_t max, const struct grade_case *shape,
+                       enum grade_data data, int tile, size_t local)
+{
+    if (count >= max)
+        return count;
+    cases[count] = *shape;
+    cases[count].data = data;
+    cases[count].tile = tile;
+    if (local)
+        cases[count].local[0] = cases[count].local[1] = local;
+    return count + 1;
+}
+
+/* One shape under every tile, or every power-of-two local size, or as it is. */
+static size_t expand_shape(const struct grade_lab_spec *lab, const struct grade_case *shape, enum grade_data data,
+                           size_t max_local, struct grade_case *cases, size_t count, size_t max)
+{
+    if (lab->tiles) {
+        for (const int *tile = lab->tiles; *tile; tile++)
+            count = add_case(cases, count, max, shape, data, *tile, (size_t)*tile);
+    } else if (lab->sweep_local_sizes) {
+        for (size_t local = 1; local <= 256 && local <= max_local; local *= 2)
+            count = add_case(cases, count, max, shape, data, 0, local);
+    } else {
+        count = add_case(cases, count, max, shape, data, 0, 0);
+    }
+    return count;
+}
+
+size_t grade_expand_cases(const struct grade_lab_spec *lab, size_t max_local, struct grade_case *cases, size_t max)
+{
+    size_t count = 0;
+    for (int data = GRADE_EXACT; data <= GRADE_REAL; data++)
+        for (size_t s = 0; s < lab->shape_count; s++)
+            count = expand_shape(lab, &lab->shapes[s], (enum grade_data)data, max_local, cases, count, max);
+    return count;
+}
+
+int grade_launch_add_buffer(struct grade_launch *launch, const char *name, size_t count, int is_output,
+                            const struct grade_case *c, uint64_t seed)
+{
+    int i = launch->buffer_count++;
+    launch->names[i] = name;
+    launch->counts[i] = count;
+    launch->is_output[i] = is_output;
+    launch->host[i] = malloc((count ? count : 1) * sizeof(float));
+    if (!launch->host[i])
+        return -1;
+    if (!is_output && c->data == GRADE_EXACT)
+        clk_fill_exact(launch->host[i], count, seed, (unsigned)i);
+    else if (!is_output)
+        clk_fill_real(launch->host[i], count, seed, (unsigned)i);
+    return 0;
+}
+
+void grade_launch_free(struct grade_launch *launch)
+{
+    for (int i = 0; i < launch->buffer_count; i++)
+        free(launch->host[i]);
+    free(launch->expected);
+    free(launch->bound);
+    memset(launch, 0, sizeof *launch);
+}

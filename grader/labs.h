@@ -1,0 +1,89 @@
+/* The labs as data: kernel contract, argument binding, cases, reference, tolerance and points. */
+#ifndef CLKIT_GRADER_LABS_H
+#define CLKIT_GRADER_LABS_H
+
+#include "check.h"
+#include "clerr.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum grade_data { GRADE_EXACT, GRADE_REAL };
+
+/* One correctness case: a problem shape and how it is launched. */
+struct grade_case {
+    enum grade_data data;
+    size_t dims[3];  /* n | M, N, K | rows, cols */
+    size_t local[2]; /* the work-group shape (1-D labs use local[0]) */
+    size_t groups;   /* 1-D labs: work-groups in the grid; 0 for enough to cover n */
+    int tile;        /* built with -DTILE=tile; 0 when the lab has no tile */
+};
+
+#define GRADE_MAX_BUFFERS 3
+
+/* Everything one launch needs: host data, argument order, NDRange, reference and result layout. */
+struct grade_launch {
+    const char *names[GRADE_MAX_BUFFERS];
+    float *host[GRADE_MAX_BUFFERS];
+    size_t counts[GRADE_MAX_BUFFERS];
+    int is_output[GRADE_MAX_BUFFERS];
+    int buffer_count;
+    size_t local_bytes; /* > 0: a __local argument follows the buffers */
+    int ints[3];
+    int int_count;
+    cl_uint work_dims;
+    size_t global[2];
+    size_t local[2];
+    double *expected;
+    double *bound;
+    struct check_shape shape;
+};
+
+/* What differs between kinds of kernel; several labs share one family. */
+struct grade_family {
+    /* Fills launch for case c with inputs from seed; returns 0, or -1 when memory runs out. */
+    int (*prepare)(const struct grade_case *c, uint64_t seed, struct grade_launch *launch);
+    /* Turns the output buffer into the compared result (NULL: the output is the result). */
+    void (*finish)(const struct grade_launch *launch, const float *output, float *result);
+    /* Describes case c in a few words, e.g. "n=65, local 64". */
+    void (*describe)(const struct grade_case *c, char *text, size_t size);
+    /* The result a host program must write for --size dims --seed seed; returns its length, or 0. */
+    size_t (*host_reference)(const size_t *dims, uint64_t seed, double **expected, double **bound);
+    int dim_count; /* numbers in --size */
+};
+
+struct grade_points {
+    double build, exact, real, memory, host;
+};
+
+struct grade_lab_spec {
+    const char *name;        /* "lab4" */
+    const char *title;       /* "local-memory reduction" */
+    const char *kernel_file; /* "reduce.cl" */
+    const char *kernel_name; /* "dot_local" */
+    const struct grade_family *family;
+    const struct grade_case *shapes; /* data kind and tile are filled in by grade_expand_cases */
+    size_t shape_count;
+    const int *tiles;        /* tiles to build with, 0-terminated; NULL for none */
+    int sweep_local_sizes;   /* run every power-of-two local size from 1 to 256 */
+    const char *host_size;   /* --size for the host-program test */
+    struct grade_points points;
+};
+
+/* Returns the spec of lab name ("lab1" ... "lab7"), or NULL. */
+const struct grade_lab_spec *grade_find_lab(const char *name);
+
+/* Returns the number of labs and, through labs, the table of them. */
+size_t grade_all_labs(const struct grade_lab_spec **labs);
+
+/* Expands a lab's shapes into its cases (exact then real, every tile, every local size up to max_local). */
+size_t grade_expand_cases(const struct grade_lab_spec *lab, size_t max_local, struct grade_case *cases, size_t max);
+
+/* Adds a buffer of count floats to launch; an input is filled from (seed, its index) with c's kind of data. */
+int grade_launch_add_buffer(struct grade_launch *launch, const char *name, size_t count, int is_output,
+                            const struct grade_case *c, uint64_t seed);
+
+/* Frees what a family's prepare allocated. */
+void grade_launch_free(struct grade_launch *launch);
+
+#endif

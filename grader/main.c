@@ -1,0 +1,209 @@
+/* ./grade: builds each lab's kernel with the grader's own harness, checks it, and scores it. */
+#include "cli.h"
+#include "device.h"
+#include "files.h"
+#include "hostprog.h"
+#include "report.h"
+#include "runlab.h"
+#include "sandbox.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+struct grading {
+    const struct cli *cli;
+    char root[PATH_MAX];       /* the kit, where build/ and make live */
+    char source_dir[PATH_MAX]; /* labs, solutions, or the submission */
+    char scratch[64];          /* a temporary directory for --out files */
+    struct report_style style;
+};
+
+/* Progress while a lab's child works: the newest progress record, on one terminal line. */
+static void show_progress(void *context, const char *data, size_t length)
+{
+    struct grading *g = context;
+    const char *p = NULL;
+    for (size_t i = 0; i + 1 < length; i++)
+        if (data[i] == 'P' && data[i + 1] == '\x1f' && (i == 0 || data[i - 1] == '\x1e'))
+            p = data + i + 2;
+    if (p && g->style.colour) {
+        int n = 0;
+        while (p + n < data + length && p[n] != '\x1e')
+            n++;
+        fprintf(g->style.out, "\r  \u2026 %.*s\033[K", n, p);
+        fflush(g->style.out);
+    }
+}
+
+/* Blames the test that was running for a crash or time-out, and marks the rest as not run. */
+static void account_for_end(const struct sandbox_outcome *outcome, const struct grade_lab_spec *lab, int timeout_s,
+                            struct grade_lab_result *result)
+{
+    const double points[RUNLAB_TEST_COUNT] = {lab->points.build, lab->points.exact, lab->points.real,
+                                              lab->points.memory};
+    char how[256], reason[512];
+    int reported = result->test_count;
+    if (result->setup_error)
+        return;
+    sandbox_describe(outcome, timeout_s, how, sizeof how);
+    for (int t = reported; t < RUNLAB_TEST_COUNT; t++) {
+        if (strcmp(runlab_test_names[t], result->running) == 0 || (t == reported && !result->running[0]))
+            snprintf(reason, sizeof reason, "the kernel %s during this test%s%s", how,
+                     result->progress[0] ? ", at " : "", result->progress);
+        else
+            snprintf(reason, sizeof reason, "not run: the kernel %s in an earlier test", how);
+        result_add(result, runlab_test_names[t], 0, points[t], 0, reason);
+    }
+}
+
+static void kernel_tests(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed,
+                         struct grade_lab_result *result)
+{
+    char kernel_path[PATH_MAX + 64], replay[PATH_MAX + 128];
+    struct sandbox_outcome outcome;
+    struct lab_job job = {lab, kernel_path, g->cli->device, seed, g->cli->only_case, g->cli->verbose, replay};
+    snprintf(kernel_path, sizeof kernel_path, "%s/%s/%s", g->source_dir, lab->name, lab->kernel_file);
+    snprintf(replay, sizeof replay, "./grade %s%s%s%s%s", lab->name, g->cli->solutions ? " --solutions" : "",
+             g->cli->submission ? " --submission " : "", g->cli->submission ? g->cli->submission : "",
+             g->cli->device ? " --device ..." : "");
+    sandbox_run(runlab_child, &job, g->cli->timeout_s, show_progress, g, &outcome);
+    if (g->style.colour)
+        fprintf(g->style.out, "\r\033[K");
+    record_parse(outcome.output ? outcome.output : "", outcome.output_length, result);
+    if (result->test_count < RUNLAB_TEST_COUNT)
+        account_for_end(&outcome, lab, g->cli->timeout_s, result);
+    sandbox_outcome_free(&outcome);
+}
+
+/* Builds a submission's host program through the kit's Makefile; returns the binary's path in binary. */
+static void build_submission_host(struct grading *g, const struct grade_lab_spec *lab, char *binary, size_t size)
+{
+    char source[PATH_MAX + 32], out_arg[PATH_MAX + 128], src_arg[PATH_MAX + 64];
+    struct sandbox_outcome outcome;
+    char *argv[] = {"make", "-s", "--no-print-directory", "-C", g->root, src_arg, out_arg, "submission-host", NULL};
+    snprintf(source, sizeof source, "%s/%s/host.c", g->source_dir, lab->name);
+    snprintf(binary, size, "%s/submission/%s/host", g->scratch, lab->name);
+    unlink(binary);
+    if (!clk_file_exists(source))
+        return;
+    snprintf(src_arg, sizeof src_arg, "SUB_SRC=%s", source);
+    snprintf(out_arg, sizeof out_arg, "SUB_OUT=%s", binary);
+    sandbox_exec(argv, 300, 1 << 16, &outcome);
+    if (outcome.end != SANDBOX_EXITED || outcome.code != 0)
+        fprintf(stderr, "grade: %s does not compile:\n%s\n", source, outcome.output ? outcome.output : "");
+    sandbox_outcome_free(&outcome);
+}
+
+static void host_test(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed,
+                      struct grade_lab_result *result)
+{
+    char binary[PATH_MAX + 64];
+    struct hostprog_job job = {lab, binary, g->cli->device, seed, g->cli->timeout_s, g->scratch};
+    if (g->cli->submission)
+        build_submission_host(g, lab, binary, sizeof binary);
+    else
+        snprintf(binary, sizeof binary, "%s/build/%s/%s/host", g->root, g->cli->solutions ? "solutions" : "labs",
+                 lab->name);
+    hostprog_test(&job, result);
+}
+
+/* Grades one lab into result; returns 2 on a set-up error, else 0. */
+static int grade_lab(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed,
+                     struct grade_lab_result *result)
+{
+    char kernel_path[PATH_MAX + 64];
+    snprintf(result->lab, sizeof result->lab, "%s", lab->name);
+    snprintf(kernel_path, sizeof kernel_path, "%s/%s/%s", g->source_dir, lab->name, lab->kernel_file);
+    if (!clk_file_exists(kernel_path)) {
+        char message[PATH_MAX + 128];
+        snprintf(message, sizeof message, "cannot grade %s: %s is missing (each lab folder holds %s and host.c)",
+                 lab->name, kernel_path, lab->kernel_file);
+        result->setup_error = strdup(message);
+        return 2;
+    }
+    kernel_tests(g, lab, seed, result);
+    if (result->setup_error)
+        return 2;
+    if (g->cli->only_case < 0)
+        host_test(g, lab, seed, result);
+    return 0;
+}
+
+static int set_paths(struct grading *g)
+{
+    const char *root = getenv("CLKIT_ROOT");
+    char *resolved;
+    snprintf(g->root, sizeof g->root, "%s", root && root[0] ? root : CLK_ROOT);
+    if (g->cli->submission) {
+        resolved = realpath(g->cli->submission, NULL);
+        if (!resolved) {
+            fprintf(stderr, "grade: cannot open the submission directory '%s'\n", g->cli->submission);
+            return 2;
+        }
+        snprintf(g->source_dir, sizeof g->source_dir, "%s", resolved);
+        free(resolved);
+    } else {
+        snprintf(g->source_dir, sizeof g->source_dir, "%s", g->cli->solutions ? "solutions" : "labs");
+        if (chdir(g->root) != 0) {
+            fprintf(stderr, "grade: cannot enter the kit at %s (set CLKIT_ROOT)\n", g->root);
+            return 2;
+        }
+    }
+    snprintf(g->scratch, sizeof g->scratch, "/tmp/clkit-grade-XXXXXX");
+    if (!mkdtemp(g->scratch)) {
+        fprintf(stderr, "grade: cannot create a temporary directory in /tmp\n");
+        return 2;
+    }
+    return 0;
+}
+
+static void remove_scratch(const struct grading *g)
+{
+    char command[128];
+    snprintf(command, sizeof command, "rm -rf '%s'", g->scratch);
+    if (system(command) != 0)
+        fprintf(stderr, "grade: could not remove %s\n", g->scratch);
+}
+
+static int list_devices(void)
+{
+    struct clk_device_info infos[CLK_MAX_DEVICES];
+    int count = clk_enumerate_devices(infos, CLK_MAX_DEVICES);
+    clk_list_devices(stdout, infos, count > 0 ? count : 0);
+    return count > 0 ? 0 : 2;
+}
+
+int main(int argc, char **argv)
+{
+    static struct grade_lab_result results[CLI_MAX_LABS];
+    struct cli cli;
+    struct grading g = {.cli = &cli};
+    uint64_t seed;
+    int rc = cli_parse(argc, argv, &cli), all_passed = 1, setup_failed = 0;
+    if (rc != 0)
+        return rc == 1 ? 0 : 2;
+    if (cli.list_devices)
+        return list_devices();
+    if (set_paths(&g) != 0)
+        return 2;
+    seed = cli.seed_given ? cli.seed : (uint64_t)time(NULL) % 1000000;
+    report_style_for(stdout, cli.verbose, &g.style);
+    printf("grading %s with seed %llu (replay with --seed %llu)\n\n", g.source_dir, (unsigned long long)seed,
+           (unsigned long long)seed);
+    for (int i = 0; i < cli.lab_count; i++) {
+        const struct grade_lab_spec *lab = grade_find_lab(cli.labs[i]);
+        setup_failed |= grade_lab(&g, lab, seed, &results[i]) != 0;
+        report_lab(&g.style, lab->title, &results[i]);
+        for (int t = 0; t < results[i].test_count; t++)
+            all_passed &= results[i].tests[t].passed || results[i].tests[t].informational;
+    }
+    report_total(&g.style, results, cli.lab_count);
+    remove_scratch(&g);
+    for (int i = 0; i < cli.lab_count; i++)
+        result_free(&results[i]);
+    return setup_failed ? 2 : all_passed ? 0 : 1;
+}
