@@ -15,6 +15,7 @@ else
 Q := @
 endif
 
+PACKAGES    := gcc make ocl-icd-opencl-dev opencl-headers pocl-opencl-icd check pkg-config
 LABS        := lab1 lab2 lab3 lab4 lab5 lab6 lab7
 COMMON_OBJ  := $(patsubst %.c,build/%.o,$(wildcard common/*.c))
 LIB         := build/libclkit.a
@@ -72,6 +73,32 @@ submission-host: $(LIB)
 build/%/host: build/%/host.o $(LIB)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
+
+# Installs the Debian/Ubuntu packages the kit needs, or says that they are all there.
+setup:
+	@missing=$$(for p in $(PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
+	if [ -z "$$missing" ]; then echo "setup: every package is installed: $(PACKAGES)"; exit 0; fi; \
+	sudo=; [ "$$(id -u)" -eq 0 ] || sudo=sudo; \
+	echo "setup: installing" $$missing; \
+	$$sudo apt-get update && $$sudo apt-get install -y $$missing
+
+# The kit's own tests: one Check runner over every tests/check_*.c, linked with common/ and the grader.
+TEST_OBJ    := $(patsubst %.c,build/%.o,$(wildcard tests/*.c))
+TEST_RUNNER := build/tests/run_tests
+GRADER_LIB_OBJ := $(filter-out build/grader/main.o,$(GRADER_OBJ))
+
+build/tests/%.o: CFLAGS += -Igrader $(shell pkg-config --cflags check 2>/dev/null)
+build/tests/%.o: tests/%.c
+	@mkdir -p $(@D)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
+
+$(TEST_RUNNER): $(TEST_OBJ) $(GRADER_LIB_OBJ) $(LIB)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(CFLAGS) $^ $(shell pkg-config --libs check 2>/dev/null || echo -lcheck) $(LDLIBS) -o $@
+
+check: all $(TEST_RUNNER)
+	$(TEST_RUNNER)
 
 clean:
 	rm -rf build

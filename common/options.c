@@ -24,7 +24,7 @@ int clk_parse_dims(const char *text, size_t *dims, int count)
         parsed[found++] = (size_t)value;
         if (*end == '\0')
             break;
-        if (*end != 'x' && *end != 'X')
+        if ((*end != 'x' && *end != 'X') || found == 3)
             return -1;
         p = end + 1;
     }
@@ -33,7 +33,7 @@ int clk_parse_dims(const char *text, size_t *dims, int count)
             dims[i] = parsed[0];
         return 0;
     }
-    if (found != count || p[strspn(p, "0123456789")] != '\0')
+    if (found != count)
         return -1;
     memcpy(dims, parsed, (size_t)count * sizeof *dims);
     return 0;

@@ -1,6 +1,6 @@
 #include "harness.h"
 
-#include "check.h"
+#include "compare.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,16 +18,19 @@ struct guarded {
     size_t count;
 };
 
-static size_t guard_elements(const struct clk_env *env)
+/* Guards twice the size of the buffer or of the grid (at least 4 KiB, aligned for a sub-buffer), so
+   that an overrun by whole rows or work-groups lands in a guard, where it is counted, not in the heap. */
+static size_t guard_elements(const struct clk_env *env, const struct grade_launch *launch, size_t count)
 {
     cl_uint align_bits = 1024;
-    size_t bytes;
+    size_t align, items = launch->global[0] * (launch->work_dims > 1 ? launch->global[1] : 1);
+    size_t elements = 2 * (count > items ? count : items), bytes;
+    if (elements < 1024)
+        elements = 1024;
+    bytes = elements * sizeof(float);
     clGetDeviceInfo(env->info.device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits, NULL);
-    bytes = align_bits / 8;
-    /* At least 4 KiB, so that small overruns land in the guard rather than past it. */
-    while (bytes < 4096)
-        bytes *= 2;
-    return bytes / sizeof(float);
+    align = align_bits / 8 ? align_bits / 8 : 4;
+    return (bytes + align - 1) / align * align / sizeof(float);
 }
 
 static float guard_value(int buffer)
@@ -38,10 +41,10 @@ static float guard_value(int buffer)
     return f;
 }
 
-static cl_int make_guarded(const struct clk_env *env, const struct grade_launch *launch, int i, size_t guard,
-                           struct guarded *g)
+static cl_int make_guarded(const struct clk_env *env, const struct grade_launch *launch, int i, struct guarded *g)
 {
     cl_int status = CL_SUCCESS;
+    size_t guard = guard_elements(env, launch, launch->counts[i]);
     size_t total = 2 * guard + launch->counts[i];
     cl_buffer_region region = {guard * sizeof(float), launch->counts[i] * sizeof(float)};
     g->guard = guard;
@@ -139,14 +142,13 @@ int harness_run_case(const struct clk_env *env, cl_kernel kernel, const struct g
                      struct grade_launch *launch, struct case_verdict *verdict)
 {
     struct guarded g[GRADE_MAX_BUFFERS];
-    size_t guard = guard_elements(env);
     cl_int status = CL_SUCCESS;
     int rc = 0;
     memset(g, 0, sizeof g);
     memset(verdict, 0, sizeof *verdict);
     verdict->memory_ok = 1;
     for (int i = 0; i < launch->buffer_count && status == CL_SUCCESS; i++)
-        status = make_guarded(env, launch, i, guard, &g[i]);
+        status = make_guarded(env, launch, i, &g[i]);
     if (status == CL_SUCCESS)
         status = bind_arguments(kernel, launch, g);
     if (status == CL_SUCCESS)

@@ -2,7 +2,7 @@
 #ifndef CLKIT_GRADER_LABS_H
 #define CLKIT_GRADER_LABS_H
 
-#include "check.h"
+#include "compare.h"
 #include "clerr.h"
 
 #include <stddef.h>

@@ -79,35 +79,46 @@ static void kernel_tests(struct grading *g, const struct grade_lab_spec *lab, ui
     sandbox_outcome_free(&outcome);
 }
 
-/* Builds a submission's host program through the kit's Makefile; returns the binary's path in binary. */
-static void build_submission_host(struct grading *g, const struct grade_lab_spec *lab, char *binary, size_t size)
+/* Builds a submission's host program through the kit's Makefile into binary; on failure says why in reason. */
+static int build_submission_host(struct grading *g, const struct grade_lab_spec *lab, char *binary, size_t size,
+                                 char *reason, size_t reason_size)
 {
-    char source[PATH_MAX + 32], out_arg[PATH_MAX + 128], src_arg[PATH_MAX + 64];
+    char source[PATH_MAX + 32], out_arg[PATH_MAX + 128], src_arg[PATH_MAX + 64], *absolute;
     struct sandbox_outcome outcome;
     char *argv[] = {"make", "-s", "--no-print-directory", "-C", g->root, src_arg, out_arg, "submission-host", NULL};
+    int rc = 0;
     snprintf(source, sizeof source, "%s/%s/host.c", g->source_dir, lab->name);
     snprintf(binary, size, "%s/submission/%s/host", g->scratch, lab->name);
-    unlink(binary);
-    if (!clk_file_exists(source))
-        return;
-    snprintf(src_arg, sizeof src_arg, "SUB_SRC=%s", source);
+    if (!(absolute = realpath(source, NULL))) {
+        snprintf(reason, reason_size, "%s is missing: the submission has no host program", source);
+        return -1;
+    }
+    snprintf(src_arg, sizeof src_arg, "SUB_SRC=%s", absolute);
     snprintf(out_arg, sizeof out_arg, "SUB_OUT=%s", binary);
+    free(absolute);
     sandbox_exec(argv, 300, 1 << 16, &outcome);
-    if (outcome.end != SANDBOX_EXITED || outcome.code != 0)
-        fprintf(stderr, "grade: %s does not compile:\n%s\n", source, outcome.output ? outcome.output : "");
+    if (outcome.end != SANDBOX_EXITED || outcome.code != 0) {
+        snprintf(reason, reason_size, "%s does not compile:\n%s", source, outcome.output ? outcome.output : "");
+        rc = -1;
+    }
     sandbox_outcome_free(&outcome);
+    return rc;
 }
 
 static void host_test(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed,
                       struct grade_lab_result *result)
 {
-    char binary[PATH_MAX + 64];
+    char binary[PATH_MAX + 64], reason[8192];
     struct hostprog_job job = {lab, binary, g->cli->device, seed, g->cli->timeout_s, g->scratch};
-    if (g->cli->submission)
-        build_submission_host(g, lab, binary, sizeof binary);
-    else
+    if (g->cli->submission) {
+        if (build_submission_host(g, lab, binary, sizeof binary, reason, sizeof reason) != 0) {
+            result_add(result, "host program", 0, lab->points.host, 0, reason);
+            return;
+        }
+    } else {
         snprintf(binary, sizeof binary, "%s/build/%s/%s/host", g->root, g->cli->solutions ? "solutions" : "labs",
                  lab->name);
+    }
     hostprog_test(&job, result);
 }
 
@@ -139,12 +150,14 @@ static int set_paths(struct grading *g)
     char *resolved;
     snprintf(g->root, sizeof g->root, "%s", root && root[0] ? root : CLK_ROOT);
     if (g->cli->submission) {
-        resolved = realpath(g->cli->submission, NULL);
-        if (!resolved) {
+        size_t length = strlen(g->cli->submission);
+        while (length > 1 && g->cli->submission[length - 1] == '/')
+            length--;
+        snprintf(g->source_dir, sizeof g->source_dir, "%.*s", (int)length, g->cli->submission);
+        if (!(resolved = realpath(g->source_dir, NULL))) {
             fprintf(stderr, "grade: cannot open the submission directory '%s'\n", g->cli->submission);
             return 2;
         }
-        snprintf(g->source_dir, sizeof g->source_dir, "%s", resolved);
         free(resolved);
     } else {
         snprintf(g->source_dir, sizeof g->source_dir, "%s", g->cli->solutions ? "solutions" : "labs");

@@ -154,6 +154,11 @@ static void report_tally(int fd, const char *name, double points, const struct t
     int used;
     if (!reason)
         return;
+    if (t->cases == 0) {
+        report(fd, name, 0.0, 0.0, 1, "not run: --case selects a case of another test");
+        free(reason);
+        return;
+    }
     if (t->failed == 0 && t->unearned)
         used = snprintf(reason, size, "no write outside the buffers, but %d of %d cases compute wrong values, "
                         "and memory safety counts only where the values are right", t->unearned, t->cases);
@@ -240,7 +245,10 @@ int runlab_child(void *context, int fd)
     record_device(fd, env.info.device_name);
     record_begin(fd, runlab_test_names[0]);
     if (build_all(&env, job, &b, reason, sizeof reason) != 0) {
+        const double points[] = {job->lab->points.exact, job->lab->points.real, job->lab->points.memory};
         report(fd, runlab_test_names[0], 0, job->lab->points.build, 0, reason);
+        for (int t = 1; t < RUNLAB_TEST_COUNT; t++)
+            report(fd, runlab_test_names[t], 0, points[t - 1], 0, "not run: the kernel does not build");
     } else {
         snprintf(reason, sizeof reason, "%s builds and defines %s", job->kernel_path, job->lab->kernel_name);
         report(fd, runlab_test_names[0], job->lab->points.build, job->lab->points.build, 1, reason);

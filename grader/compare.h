@@ -1,6 +1,6 @@
 /* Verdicts on a result: which elements are wrong, and the pattern that explains them. */
-#ifndef CLKIT_GRADER_CHECK_H
-#define CLKIT_GRADER_CHECK_H
+#ifndef CLKIT_GRADER_COMPARE_H
+#define CLKIT_GRADER_COMPARE_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,0 +1,85 @@
+#include "suites.h"
+
+#include "cli.h"
+
+#include <stdio.h>
+
+static int parse(struct cli *cli, int argc, char **argv)
+{
+    /* Usage errors print to stderr; keep the test log readable. */
+    FILE *saved = stderr;
+    int rc;
+    stderr = fopen("/dev/null", "w");
+    rc = cli_parse(argc, argv, cli);
+    fclose(stderr);
+    stderr = saved;
+    return rc;
+}
+
+START_TEST(all_means_seven_labs)
+{
+    char *argv[] = {"grade", "all", NULL};
+    struct cli cli;
+    ck_assert_int_eq(parse(&cli, 2, argv), 0);
+    ck_assert_int_eq(cli.lab_count, 7);
+    ck_assert_str_eq(cli.labs[6], "lab7");
+}
+END_TEST
+
+START_TEST(options)
+{
+    char *argv[] = {"grade", "--solutions", "--quick", "-v", "--seed", "77", "--case", "3", "--timeout", "5",
+                    "--device", "gpu", "--json", "r.json", "--junit", "r.xml", "lab4", NULL};
+    struct cli cli;
+    ck_assert_int_eq(parse(&cli, 17, argv), 0);
+    ck_assert_int_eq(cli.solutions && cli.quick && cli.verbose && cli.seed_given, 1);
+    ck_assert_uint_eq(cli.seed, 77);
+    ck_assert_int_eq(cli.only_case, 3);
+    ck_assert_int_eq(cli.timeout_s, 5);
+    ck_assert_str_eq(cli.device, "gpu");
+    ck_assert_str_eq(cli.json, "r.json");
+    ck_assert_str_eq(cli.junit, "r.xml");
+    ck_assert_str_eq(cli.labs[0], "lab4");
+}
+END_TEST
+
+START_TEST(defaults)
+{
+    char *argv[] = {"grade", "lab1", NULL};
+    struct cli cli;
+    ck_assert_int_eq(parse(&cli, 2, argv), 0);
+    ck_assert_int_eq(cli.timeout_s, 30);
+    ck_assert_int_eq(cli.only_case, -1);
+    ck_assert_int_eq(cli.seed_given, 0);
+}
+END_TEST
+
+START_TEST(usage_errors)
+{
+    char *unknown_lab[] = {"grade", "lab9", NULL};
+    char *no_lab[] = {"grade", "--quick", NULL};
+    char *unknown_option[] = {"grade", "--fast", "lab1", NULL};
+    char *missing_value[] = {"grade", "lab1", "--seed", NULL};
+    char *bad_number[] = {"grade", "lab1", "--timeout", "0", NULL};
+    char *both[] = {"grade", "--solutions", "--submission", "x", "lab1", NULL};
+    struct cli cli;
+    ck_assert_int_eq(parse(&cli, 2, unknown_lab), 2);
+    ck_assert_int_eq(parse(&cli, 2, no_lab), 2);
+    ck_assert_int_eq(parse(&cli, 3, unknown_option), 2);
+    ck_assert_int_eq(parse(&cli, 3, missing_value), 2);
+    ck_assert_int_eq(parse(&cli, 4, bad_number), 2);
+    ck_assert_int_eq(parse(&cli, 5, both), 2);
+}
+END_TEST
+
+Suite *cli_suite(void)
+{
+    Suite *s = suite_create("cli");
+    TCase *tc = tcase_create("parse");
+    tcase_add_test(tc, all_means_seven_labs);
+    tcase_add_test(tc, options);
+    tcase_add_test(tc, defaults);
+    tcase_add_test(tc, usage_errors);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,162 @@
+#include "suites.h"
+
+#include "compare.h"
+
+#include <math.h>
+#include <string.h>
+
+#define N 256
+
+static float got[N];
+static double expected[N], bound[N];
+
+static void setup(void)
+{
+    for (int i = 0; i < N; i++) {
+        expected[i] = i % 7 - 3.0 + 0.5;
+        bound[i] = 0.0;
+        got[i] = (float)expected[i];
+    }
+}
+
+static struct check_summary compare_1d(size_t block, size_t grid)
+{
+    struct check_shape shape = {.count = N, .block = block, .grid = grid};
+    struct check_summary summary;
+    check_compare(got, expected, bound, &shape, &summary);
+    return summary;
+}
+
+START_TEST(right_result_has_no_pattern)
+{
+    struct check_summary s = compare_1d(64, 0);
+    ck_assert_uint_eq(s.wrong, 0);
+    ck_assert_str_eq(s.pattern, "");
+}
+END_TEST
+
+START_TEST(poison_means_never_written)
+{
+    for (int i = 0; i < N; i++)
+        got[i] = check_poison();
+    struct check_summary s = compare_1d(64, 0);
+    ck_assert_uint_eq(s.wrong, N);
+    ck_assert_uint_eq(s.never_written, N);
+    ck_assert_ptr_nonnull(strstr(s.pattern, "wrote no element"));
+    ck_assert(isnan(check_poison()) && check_is_poison(check_poison()) && !check_is_poison(NAN));
+}
+END_TEST
+
+START_TEST(all_zeros)
+{
+    memset(got, 0, sizeof got);
+    ck_assert_ptr_nonnull(strstr(compare_1d(64, 0).pattern, "every element is zero"));
+}
+END_TEST
+
+START_TEST(only_first_work_group)
+{
+    for (int i = 64; i < N; i++)
+        got[i] = check_poison();
+    ck_assert_ptr_nonnull(strstr(compare_1d(64, 0).pattern, "only the first work-group"));
+}
+END_TEST
+
+START_TEST(missing_stride_loop)
+{
+    for (int i = 128; i < N; i++)
+        got[i] = check_poison();
+    ck_assert_ptr_nonnull(strstr(compare_1d(64, 128).pattern, "grid-stride loop missing"));
+}
+END_TEST
+
+START_TEST(tail_past_last_full_group)
+{
+    struct check_shape shape = {.count = 250, .block = 64};
+    struct check_summary s;
+    for (int i = 192; i < 250; i++)
+        got[i] = 0.0f;
+    check_compare(got, expected, bound, &shape, &s);
+    ck_assert_ptr_nonnull(strstr(s.pattern, "tail past it"));
+}
+END_TEST
+
+START_TEST(transposed)
+{
+    /* A 16 x 16 result written as its transpose. */
+    struct check_shape shape = {.count = N, .rows = 16, .cols = 16};
+    struct check_summary s;
+    for (int r = 0; r < 16; r++)
+        for (int c = 0; c < 16; c++) {
+            expected[r * 16 + c] = r * 100 + c;
+            got[c * 16 + r] = (float)(r * 100 + c);
+        }
+    check_compare(got, expected, bound, &shape, &s);
+    ck_assert_ptr_nonnull(strstr(s.pattern, "transpose"));
+}
+END_TEST
+
+START_TEST(constant_factor)
+{
+    for (int i = 0; i < N; i++)
+        got[i] = (float)(2.0 * expected[i]);
+    ck_assert_ptr_nonnull(strstr(compare_1d(0, 0).pattern, "factor, 2"));
+}
+END_TEST
+
+START_TEST(one_element_has_no_factor)
+{
+    struct check_shape shape = {.count = 1};
+    struct check_summary s;
+    got[0] = (float)(3.0 * expected[0]);
+    check_compare(got, expected, bound, &shape, &s);
+    ck_assert_uint_eq(s.wrong, 1);
+    ck_assert_ptr_null(strstr(s.pattern, "factor"));
+}
+END_TEST
+
+START_TEST(format_lists_first_wrong_elements)
+{
+    struct check_shape shape = {.count = N, .rows = 16, .cols = 16};
+    struct check_summary s;
+    char text[1024];
+    got[17] = 99.0f;
+    got[200] = check_poison();
+    check_compare(got, expected, bound, &shape, &s);
+    check_format(&s, got, expected, &shape, text, sizeof text);
+    ck_assert_ptr_nonnull(strstr(text, "2 of 256 elements wrong"));
+    ck_assert_ptr_nonnull(strstr(text, "row 1, col 1: expected"));
+    ck_assert_ptr_nonnull(strstr(text, "got 99"));
+    ck_assert_ptr_nonnull(strstr(text, "never written"));
+}
+END_TEST
+
+START_TEST(tolerance_is_respected)
+{
+    bound[3] = 0.25;
+    got[3] = (float)(expected[3] + 0.25);
+    ck_assert_uint_eq(compare_1d(0, 0).wrong, 0);
+    got[3] = (float)(expected[3] + 0.26);
+    ck_assert_uint_eq(compare_1d(0, 0).wrong, 1);
+}
+END_TEST
+
+Suite *compare_suite(void)
+{
+    Suite *s = suite_create("compare");
+    TCase *tc = tcase_create("patterns");
+    tcase_add_checked_fixture(tc, setup, NULL);
+    tcase_add_test(tc, right_result_has_no_pattern);
+    tcase_add_test(tc, poison_means_never_written);
+    tcase_add_test(tc, all_zeros);
+    tcase_add_test(tc, only_first_work_group);
+    tcase_add_test(tc, missing_stride_loop);
+    tcase_add_test(tc, tail_past_last_full_group);
+    tcase_add_test(tc, transposed);
+    tcase_add_test(tc, constant_factor);
+    tcase_add_test(tc, one_element_has_no_factor);
+    tcase_add_test(tc, format_lists_first_wrong_elements);
+    tcase_add_test(tc, tolerance_is_respected);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,124 @@
+#include "suites.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Every wrong kernel in tests/fixtures, and what the grader must say about it. */
+static const struct {
+    const char *fixture;
+    const char *lab;
+    const char *expected;
+    const char *options; /* extra options, e.g. a case that shows the pattern in full */
+} fixtures[] = {
+    {"lab1/no-bounds-check", "lab1", "elements past the end of c", ""},
+    {"lab1/local-id", "lab1", "only the first work-group (64 elements) is right", ""},
+    {"lab1/compile-error", "lab1", "lab1/vadd.cl:4:", ""},
+    {"lab1/wrong-name", "lab1", "no kernel named 'vadd' (the name the lab's contract fixes); kernels found: vector_add", ""},
+    {"lab1/infinite-loop", "lab1", "timed out after 3 s", ""},
+    {"lab1/crash", "lab1", "crashed with SIGSEGV", ""},
+    {"lab2/no-stride-loop", "lab2", "is the grid-stride loop missing?", ""},
+    {"lab3/off-by-factor", "lab3", "every element is off by the same factor, 2", "--case 1 --seed 3"},
+    {"lab4/no-barrier", "lab4", "\u2717 exact cases", ""},
+    {"lab5/transposed-result", "lab5", "the result is the transpose of the right one", ""},
+    {"lab6/no-edge-tiles", "lab6", "\u2717 exact cases", ""},
+    {"lab7/write-out-of-bounds", "lab7", "elements past the end of out", ""},
+};
+
+static int grade(const char *arguments, char **output)
+{
+    char command[512];
+    snprintf(command, sizeof command, "NO_COLOR=1 ./grade %s 2>&1", arguments);
+    return run_in_kit(command, 240, output);
+}
+
+START_TEST(fixture_gets_its_verdict)
+{
+    char arguments[256], *output;
+    int status;
+    snprintf(arguments, sizeof arguments, "--quick --timeout 3 --submission tests/fixtures/%s %s %s",
+             fixtures[_i].fixture, fixtures[_i].lab, fixtures[_i].options ? fixtures[_i].options : "");
+    status = grade(arguments, &output);
+    ck_assert_msg(status == 1, "%s: expected exit 1, got %d\n%s", fixtures[_i].fixture, status, output);
+    ck_assert_msg(strstr(output, fixtures[_i].expected), "%s: no '%s' in\n%s", fixtures[_i].fixture,
+                  fixtures[_i].expected, output);
+    if (!strstr(fixtures[_i].fixture, "crash"))
+        ck_assert_msg(!strstr(output, "crashed"), "%s crashed:\n%s", fixtures[_i].fixture, output);
+    free(output);
+}
+END_TEST
+
+START_TEST(solutions_pass_every_lab)
+{
+    char *output;
+    int status = grade("--solutions --quick all", &output);
+    ck_assert_msg(status == 0 && strstr(output, "total: 70.0 / 70 points, 35 of 35 tests passed"), "status %d\n%s",
+                  status, output);
+    free(output);
+}
+END_TEST
+
+START_TEST(stubs_score_nothing_and_fail_cleanly)
+{
+    char *output;
+    int status = grade("--quick all", &output);
+    ck_assert_msg(status == 1, "status %d\n%s", status, output);
+    ck_assert_ptr_nonnull(strstr(output, "total: 0.0 / 70 points"));
+    ck_assert_ptr_null(strstr(output, "crashed"));
+    ck_assert_ptr_null(strstr(output, "timed out"));
+    free(output);
+}
+END_TEST
+
+START_TEST(submission_of_one_lab_folder)
+{
+    char *output;
+    int status = run_in_kit("rm -rf build/check-sub && mkdir -p build/check-sub/lab4 && "
+                            "cp solutions/lab4/reduce.cl solutions/lab4/host.c build/check-sub/lab4/",
+                            30, &output);
+    free(output);
+    ck_assert_int_eq(status, 0);
+    status = grade("--quick --submission build/check-sub lab4", &output);
+    ck_assert_msg(status == 0 && strstr(output, "\u2713 host program"), "status %d\n%s", status, output);
+    free(output);
+}
+END_TEST
+
+START_TEST(replays_one_case)
+{
+    char *output;
+    int status = grade("--solutions --seed 5 --case 3 lab1", &output);
+    ck_assert_msg(status == 0 && strstr(output, "all 1 exact cases right") && strstr(output, "seed 5"), "%s", output);
+    free(output);
+}
+END_TEST
+
+START_TEST(setup_errors_exit_2)
+{
+    char *output;
+    ck_assert_int_eq(grade("lab9", &output), 2);
+    ck_assert_ptr_nonnull(strstr(output, "unknown lab"));
+    free(output);
+    ck_assert_int_eq(grade("--submission tests/fixtures/lab1/local-id lab2", &output), 2);
+    ck_assert_ptr_nonnull(strstr(output, "vadd_stride.cl is missing"));
+    free(output);
+    ck_assert_int_eq(grade("--device no-such-device --quick --solutions lab1", &output), 2);
+    ck_assert_ptr_nonnull(strstr(output, "no OpenCL device matches"));
+    free(output);
+}
+END_TEST
+
+Suite *grade_suite(void)
+{
+    Suite *s = suite_create("grade");
+    TCase *tc = tcase_create("end to end");
+    tcase_set_timeout(tc, 300);
+    tcase_add_loop_test(tc, fixture_gets_its_verdict, 0, (int)(sizeof fixtures / sizeof fixtures[0]));
+    tcase_add_test(tc, solutions_pass_every_lab);
+    tcase_add_test(tc, stubs_score_nothing_and_fail_cleanly);
+    tcase_add_test(tc, submission_of_one_lab_folder);
+    tcase_add_test(tc, replays_one_case);
+    tcase_add_test(tc, setup_errors_exit_2);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,117 @@
+#include "suites.h"
+
+#include "labs.h"
+
+#include <string.h>
+
+#define MAX 512
+
+START_TEST(every_lab_is_found)
+{
+    const struct grade_lab_spec *all;
+    size_t count = grade_all_labs(&all);
+    ck_assert_uint_eq(count, 7);
+    for (size_t i = 0; i < count; i++) {
+        ck_assert_ptr_eq(grade_find_lab(all[i].name), &all[i]);
+        ck_assert_ptr_nonnull(all[i].family);
+    }
+    ck_assert_ptr_null(grade_find_lab("lab8"));
+}
+END_TEST
+
+START_TEST(exact_cases_come_first_in_equal_number)
+{
+    static struct grade_case cases[MAX];
+    size_t count = grade_expand_cases(grade_find_lab("lab1"), 256, cases, MAX);
+    ck_assert_uint_eq(count % 2, 0);
+    for (size_t i = 0; i < count; i++)
+        ck_assert_int_eq(cases[i].data, i < count / 2 ? GRADE_EXACT : GRADE_REAL);
+}
+END_TEST
+
+START_TEST(lab4_sweeps_local_sizes_within_the_device_limit)
+{
+    static struct grade_case cases[MAX];
+    const struct grade_lab_spec *lab = grade_find_lab("lab4");
+    size_t full = grade_expand_cases(lab, 1024, cases, MAX);
+    size_t limited = grade_expand_cases(lab, 64, cases, MAX);
+    ck_assert_uint_eq(full, 2 * lab->shape_count * 9); /* 1, 2, 4, ..., 256 */
+    ck_assert_uint_eq(limited, 2 * lab->shape_count * 7);
+    for (size_t i = 0; i < limited; i++)
+        ck_assert_uint_le(cases[i].local[0], 64);
+}
+END_TEST
+
+START_TEST(tiled_labs_use_tiles_of_8_and_16)
+{
+    static struct grade_case cases[MAX];
+    const struct grade_lab_spec *lab = grade_find_lab("lab6");
+    size_t count = grade_expand_cases(lab, 256, cases, MAX);
+    int seen8 = 0, seen16 = 0;
+    ck_assert_uint_eq(count, 2 * lab->shape_count * 2);
+    for (size_t i = 0; i < count; i++) {
+        seen8 += cases[i].tile == 8 && cases[i].local[0] == 8;
+        seen16 += cases[i].tile == 16 && cases[i].local[0] == 16;
+    }
+    ck_assert_int_eq(seen8, (int)count / 2);
+    ck_assert_int_eq(seen16, (int)count / 2);
+}
+END_TEST
+
+START_TEST(lab2_grids_are_far_smaller_than_n)
+{
+    static struct grade_case cases[MAX];
+    size_t count = grade_expand_cases(grade_find_lab("lab2"), 256, cases, MAX), small_grids = 0;
+    for (size_t i = 0; i < count; i++)
+        small_grids += cases[i].groups * cases[i].local[0] * 10 < cases[i].dims[0];
+    ck_assert_uint_ge(small_grids, 4);
+}
+END_TEST
+
+START_TEST(prepare_binds_in_contract_order)
+{
+    struct grade_case c = {.data = GRADE_EXACT, .dims = {100}, .local = {32}};
+    struct grade_launch launch;
+    memset(&launch, 0, sizeof launch);
+    ck_assert_int_eq(grade_find_lab("lab4")->family->prepare(&c, 1, &launch), 0);
+    ck_assert_int_eq(launch.buffer_count, 3);
+    ck_assert_str_eq(launch.names[2], "partial");
+    ck_assert_uint_eq(launch.local_bytes, 32 * sizeof(float));
+    ck_assert_int_eq(launch.ints[0], 100);
+    ck_assert_uint_eq(launch.global[0] % launch.local[0], 0);
+    ck_assert_double_eq(launch.bound[0], 0.0); /* exact data: zero tolerance */
+    grade_launch_free(&launch);
+}
+END_TEST
+
+START_TEST(matmul_ndrange_covers_c)
+{
+    struct grade_case c = {.data = GRADE_REAL, .dims = {17, 13, 7}, .local = {16}, .tile = 8};
+    struct grade_launch launch;
+    memset(&launch, 0, sizeof launch);
+    ck_assert_int_eq(grade_find_lab("lab6")->family->prepare(&c, 1, &launch), 0);
+    ck_assert_uint_eq(launch.work_dims, 2);
+    ck_assert_uint_eq(launch.local[0], 8);
+    ck_assert_uint_eq(launch.global[0], 16); /* N = 13 columns */
+    ck_assert_uint_eq(launch.global[1], 24); /* M = 17 rows */
+    ck_assert_uint_eq(launch.shape.rows, 17);
+    ck_assert_uint_eq(launch.shape.cols, 13);
+    ck_assert(launch.bound[0] > 0.0);
+    grade_launch_free(&launch);
+}
+END_TEST
+
+Suite *labs_suite(void)
+{
+    Suite *s = suite_create("labs");
+    TCase *tc = tcase_create("specs");
+    tcase_add_test(tc, every_lab_is_found);
+    tcase_add_test(tc, exact_cases_come_first_in_equal_number);
+    tcase_add_test(tc, lab4_sweeps_local_sizes_within_the_device_limit);
+    tcase_add_test(tc, tiled_labs_use_tiles_of_8_and_16);
+    tcase_add_test(tc, lab2_grids_are_far_smaller_than_n);
+    tcase_add_test(tc, prepare_binds_in_contract_order);
+    tcase_add_test(tc, matmul_ndrange_covers_c);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,36 @@
+/* Runs every Check suite of the kit; the exit status is non-zero when any test fails. */
+#include "suites.h"
+
+#include "sandbox.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int run_in_kit(const char *command, int timeout_s, char **output)
+{
+    struct sandbox_outcome outcome;
+    char *argv[] = {"sh", "-c", (char *)command, NULL};
+    sandbox_exec(argv, timeout_s, 1 << 20, &outcome);
+    *output = outcome.output ? outcome.output : strdup("");
+    if (outcome.end == SANDBOX_SIGNALED)
+        return 128 + outcome.code;
+    if (outcome.end == SANDBOX_TIMED_OUT)
+        return 124;
+    return outcome.code;
+}
+
+int main(void)
+{
+    Suite *(*const suites[])(void) = {clerr_suite,   device_suite,    timing_suite, data_suite,    files_suite,
+                                     options_suite, reference_suite, verify_suite, program_suite, labhost_suite,
+                                     compare_suite,   result_suite,    report_suite, cli_suite,     sandbox_suite,
+                                     labs_suite,    solutions_suite, grade_suite};
+    SRunner *runner = srunner_create(suites[0]());
+    int failed;
+    for (size_t i = 1; i < sizeof suites / sizeof suites[0]; i++)
+        srunner_add_suite(runner, suites[i]());
+    srunner_run_all(runner, CK_NORMAL);
+    failed = srunner_ntests_failed(runner);
+    srunner_free(runner);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

@@ -1,0 +1,29 @@
+/* The Check suites, one per source module; tests/run_tests.c runs them all. */
+#ifndef CLKIT_TESTS_SUITES_H
+#define CLKIT_TESTS_SUITES_H
+
+#include <check.h>
+
+Suite *clerr_suite(void);
+Suite *device_suite(void);
+Suite *timing_suite(void);
+Suite *data_suite(void);
+Suite *files_suite(void);
+Suite *options_suite(void);
+Suite *reference_suite(void);
+Suite *verify_suite(void);
+Suite *program_suite(void);
+Suite *labhost_suite(void);
+Suite *compare_suite(void);
+Suite *result_suite(void);
+Suite *report_suite(void);
+Suite *cli_suite(void);
+Suite *sandbox_suite(void);
+Suite *labs_suite(void);
+Suite *solutions_suite(void);
+Suite *grade_suite(void);
+
+/* Runs a shell command from the kit's root with a time limit; returns its exit status (or 128+signal) and its output. */
+int run_in_kit(const char *command, int timeout_s, char **output);
+
+#endif
