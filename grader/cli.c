@@ -18,6 +18,8 @@ static const char usage[] =
     "  --seed S            replay the random inputs of an earlier run\n"
     "  --case N            run only correctness case N (with --seed, replays a failure)\n"
     "  --timeout S         seconds each lab and each host program may run (default 30)\n"
+    "  --calibrate         time the solutions against the baselines on this device and write\n"
+    "                      grader/profiles/<device>.conf, the thresholds ./grade then uses\n"
     "  -v, --verbose       show every case, not only failures\n"
     "  -h, --help          show this help\n"
     "exit status: 0 every test passed, 1 some test failed, 2 usage or set-up error\n";
@@ -109,6 +111,8 @@ int cli_parse(int argc, char **argv, struct cli *cli)
             cli->solutions = 1;
         } else if (strcmp(arg, "--list-devices") == 0) {
             cli->list_devices = 1;
+        } else if (strcmp(arg, "--calibrate") == 0) {
+            cli->calibrate = 1;
         } else if (arg[0] == '-') {
             rc = parse_valued(cli, arg, i + 1 < argc ? argv[i + 1] : NULL);
             if (rc == -1)
@@ -122,7 +126,7 @@ int cli_parse(int argc, char **argv, struct cli *cli)
     }
     if (cli->solutions && cli->submission)
         return usage_error("choose one of --solutions and --submission, not both:", "--solutions");
-    if (cli->lab_count == 0 && !cli->list_devices)
+    if (cli->lab_count == 0 && !cli->list_devices && !cli->calibrate)
         return usage_error("no lab given: name lab1 ... lab7 or all, e.g.", "./grade lab3");
     return 0;
 }

@@ -21,6 +21,7 @@ struct cli {
     int seed_given;
     long only_case;
     int timeout_s;
+    int calibrate;
 };
 
 /* Parses argv into cli; returns 0 to grade, 1 after --help, 2 on a usage error (printed). */

@@ -23,13 +23,15 @@ static void set_2d(struct grade_launch *launch, size_t x, size_t y, size_t group
     launch->global[1] = (y + group_side - 1) / group_side * group_side;
 }
 
-static int alloc_reference(struct grade_launch *launch, size_t rows, size_t cols)
+static int alloc_reference(const struct grade_case *c, struct grade_launch *launch, size_t rows, size_t cols)
 {
-    launch->expected = calloc(rows * cols, sizeof(double));
-    launch->bound = calloc(rows * cols, sizeof(double));
     launch->shape.count = rows * cols;
     launch->shape.rows = rows;
     launch->shape.cols = cols;
+    if (c->no_reference)
+        return 0;
+    launch->expected = calloc(rows * cols, sizeof(double));
+    launch->bound = calloc(rows * cols, sizeof(double));
     return launch->expected && launch->bound ? 0 : -1;
 }
 
@@ -44,17 +46,35 @@ static void describe_2d(const struct grade_case *c, const char *what, char *text
 
 /* --- matmul: C (MxN) = A (MxK) B (KxN) --- */
 
+static int matmul_prepare_mapped(const struct grade_case *c, uint64_t seed, struct grade_launch *launch, int swapped);
+
 static int matmul_prepare(const struct grade_case *c, uint64_t seed, struct grade_launch *launch)
+{
+    return matmul_prepare_mapped(c, seed, launch, 0);
+}
+
+/* The bad mapping: dimension 0 runs down the rows of C, so its NDRange is the mirror image. */
+static int matmul_swapped_prepare(const struct grade_case *c, uint64_t seed, struct grade_launch *launch)
+{
+    return matmul_prepare_mapped(c, seed, launch, 1);
+}
+
+static int matmul_prepare_mapped(const struct grade_case *c, uint64_t seed, struct grade_launch *launch, int swapped)
 {
     size_t M = c->dims[0], N = c->dims[1], K = c->dims[2];
     if (grade_launch_add_buffer(launch, "A", M * K, 0, c, seed) || grade_launch_add_buffer(launch, "B", K * N, 0, c, seed) ||
-        grade_launch_add_buffer(launch, "C", M * N, 1, c, seed) || alloc_reference(launch, M, N))
+        grade_launch_add_buffer(launch, "C", M * N, 1, c, seed) || alloc_reference(c, launch, M, N))
         return -1;
     launch->ints[0] = (int)M;
     launch->ints[1] = (int)N;
     launch->ints[2] = (int)K;
     launch->int_count = 3;
-    set_2d(launch, N, M, side(c));
+    if (swapped)
+        set_2d(launch, M, N, side(c));
+    else
+        set_2d(launch, N, M, side(c));
+    if (c->no_reference)
+        return 0;
     clk_ref_matmul(launch->host[0], launch->host[1], M, N, K, launch->expected, launch->bound);
     if (c->data == GRADE_EXACT)
         memset(launch->bound, 0, M * N * sizeof(double));
@@ -85,7 +105,15 @@ static size_t matmul_host_reference(const size_t *dims, uint64_t seed, double **
     return count;
 }
 
-const struct grade_family grade_family_matmul = {matmul_prepare, NULL, matmul_describe, matmul_host_reference, 3};
+static double matmul_flops(const struct grade_case *c)
+{
+    return 2.0 * c->dims[0] * c->dims[1] * c->dims[2];
+}
+
+const struct grade_family grade_family_matmul = {matmul_prepare, NULL, matmul_describe, matmul_host_reference, 3,
+                                                 matmul_flops, 1};
+const struct grade_family grade_family_matmul_swapped = {matmul_swapped_prepare, NULL, matmul_describe,
+                                                         matmul_host_reference, 3, matmul_flops, 1};
 
 /* --- transpose: out (cols x rows) = in (rows x cols) transposed --- */
 
@@ -93,13 +121,14 @@ static int transpose_prepare(const struct grade_case *c, uint64_t seed, struct g
 {
     size_t rows = c->dims[0], cols = c->dims[1];
     if (grade_launch_add_buffer(launch, "in", rows * cols, 0, c, seed) || grade_launch_add_buffer(launch, "out", rows * cols, 1, c, seed) ||
-        alloc_reference(launch, cols, rows))
+        alloc_reference(c, launch, cols, rows))
         return -1;
     launch->ints[0] = (int)rows;
     launch->ints[1] = (int)cols;
     launch->int_count = 2;
     set_2d(launch, cols, rows, side(c));
-    clk_ref_transpose(launch->host[0], rows, cols, launch->expected, launch->bound);
+    if (!c->no_reference)
+        clk_ref_transpose(launch->host[0], rows, cols, launch->expected, launch->bound);
     return 0;
 }
 
@@ -125,5 +154,10 @@ static size_t transpose_host_reference(const size_t *dims, uint64_t seed, double
     return count;
 }
 
+static double transpose_bytes(const struct grade_case *c)
+{
+    return 2.0 * sizeof(float) * c->dims[0] * c->dims[1];
+}
+
 const struct grade_family grade_family_transpose = {transpose_prepare, NULL, transpose_describe,
-                                                    transpose_host_reference, 2};
+                                                    transpose_host_reference, 2, transpose_bytes, 0};

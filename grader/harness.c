@@ -74,12 +74,12 @@ static void release_guarded(struct guarded *g)
     memset(g, 0, sizeof *g);
 }
 
-static cl_int bind_arguments(cl_kernel kernel, const struct grade_launch *launch, struct guarded *g)
+cl_int harness_bind(cl_kernel kernel, const struct grade_launch *launch, const cl_mem *buffers)
 {
     cl_uint index = 0;
     cl_int status = CL_SUCCESS;
     for (int i = 0; i < launch->buffer_count && status == CL_SUCCESS; i++, index++)
-        status = clSetKernelArg(kernel, index, sizeof(cl_mem), &g[i].view);
+        status = clSetKernelArg(kernel, index, sizeof(cl_mem), &buffers[i]);
     if (launch->local_bytes && status == CL_SUCCESS)
         status = clSetKernelArg(kernel, index++, launch->local_bytes, NULL);
     for (int i = 0; i < launch->int_count && status == CL_SUCCESS; i++, index++)
@@ -149,8 +149,11 @@ int harness_run_case(const struct clk_env *env, cl_kernel kernel, const struct g
     verdict->memory_ok = 1;
     for (int i = 0; i < launch->buffer_count && status == CL_SUCCESS; i++)
         status = make_guarded(env, launch, i, &g[i]);
+    cl_mem views[GRADE_MAX_BUFFERS] = {NULL, NULL, NULL};
+    for (int i = 0; i < launch->buffer_count; i++)
+        views[i] = g[i].view;
     if (status == CL_SUCCESS)
-        status = bind_arguments(kernel, launch, g);
+        status = harness_bind(kernel, launch, views);
     if (status == CL_SUCCESS)
         status = clEnqueueNDRangeKernel(env->queue, kernel, launch->work_dims, NULL, launch->global, launch->local,
                                         0, NULL, NULL);

@@ -50,19 +50,30 @@ static const int tiles[] = {8, 16, 0};
    The build is a gate worth no points, so that an empty kernel that compiles scores 0. */
 static const struct grade_lab_spec lab_table[] = {
     {"lab1", "vector add", "vadd.cl", "vadd", &grade_family_vadd, vadd_shapes, COUNT(vadd_shapes), NULL, 0,
-     "100003", {0, 3, 2, 2, 3}},
+     "100003", {0, 3, 2, 2, 3},
+     {NULL, NULL, NULL, NULL, GRADE_SIZE_VECTOR, 256, 0, "HANDOUT.md#lab-1-vector-add-and-the-twelve-host-steps"}},
     {"lab2", "grid-stride add", "vadd_stride.cl", "vadd_stride", &grade_family_vadd, stride_shapes,
-     COUNT(stride_shapes), NULL, 0, "1000003", {0, 4, 2, 2, 2}},
+     COUNT(stride_shapes), NULL, 0, "1000003", {0, 4, 2, 2, 2},
+     {NULL, NULL, NULL, NULL, GRADE_SIZE_VECTOR, 256, 1024, "HANDOUT.md#lab-2-grid-stride-loops"}},
     {"lab3", "naive dot product", "dot.cl", "dot_naive", &grade_family_dot_partials, stride_shapes,
-     COUNT(stride_shapes), NULL, 0, "100003", {0, 4, 2, 2, 2}},
+     COUNT(stride_shapes), NULL, 0, "100003", {0, 4, 2, 2, 2},
+     {NULL, NULL, NULL, NULL, GRADE_SIZE_VECTOR, 256, 1024, "HANDOUT.md#lab-3-a-naive-dot-product"}},
     {"lab4", "local-memory reduction", "reduce.cl", "dot_local", &grade_family_dot_groups, dot_local_shapes,
-     COUNT(dot_local_shapes), NULL, 1, "1000003", {0, 4, 2, 2, 2}},
+     COUNT(dot_local_shapes), NULL, 1, "1000003", {0, 4, 2, 2, 2},
+     {"dot_naive.cl", "dot_naive", &grade_family_dot_partials, "naive dot", GRADE_SIZE_VECTOR, 256, 1024,
+      "HANDOUT.md#lab-4-local-memory-and-a-tree-reduction"}},
     {"lab5", "naive matmul", "matmul.cl", "matmul_naive", &grade_family_matmul, matmul_shapes,
-     COUNT(matmul_shapes), NULL, 0, "129x65x33", {0, 4, 2, 2, 2}},
+     COUNT(matmul_shapes), NULL, 0, "129x65x33", {0, 4, 2, 2, 2},
+     {"matmul_naive.cl", "matmul_swapped", &grade_family_matmul_swapped, "the swapped mapping", GRADE_SIZE_MATMUL,
+      16, 0, "HANDOUT.md#lab-5-naive-matrix-multiply-and-coalescing"}},
     {"lab6", "tiled matmul", "matmul_tiled.cl", "matmul_tiled", &grade_family_matmul, matmul_shapes,
-     COUNT(matmul_shapes), tiles, 0, "129x65x33", {0, 4, 2, 2, 2}},
+     COUNT(matmul_shapes), tiles, 0, "129x65x33", {0, 4, 2, 2, 2},
+     {"matmul_naive.cl", "matmul_naive", &grade_family_matmul, "naive matmul", GRADE_SIZE_MATMUL, 16, 0,
+      "HANDOUT.md#lab-6-tiled-matrix-multiply"}},
     {"lab7", "transpose", "transpose.cl", "transpose", &grade_family_transpose, transpose_shapes,
-     COUNT(transpose_shapes), tiles, 0, "517x259", {0, 4, 2, 2, 2}},
+     COUNT(transpose_shapes), tiles, 0, "517x259", {0, 4, 2, 2, 2},
+     {"transpose_naive.cl", "transpose_naive", &grade_family_transpose, "naive transpose", GRADE_SIZE_TRANSPOSE,
+      16, 0, "HANDOUT.md#lab-7-transpose-through-a-padded-tile"}},
 };
 
 const struct grade_lab_spec *grade_find_lab(const char *name)
@@ -141,4 +152,31 @@ void grade_launch_free(struct grade_launch *launch)
     free(launch->expected);
     free(launch->bound);
     memset(launch, 0, sizeof *launch);
+}
+
+void grade_perf_case(const struct grade_lab_spec *lab, const struct profile *profile, struct grade_case *c)
+{
+    memset(c, 0, sizeof *c);
+    c->data = GRADE_REAL;
+    c->no_reference = 1;
+    c->local[0] = c->local[1] = lab->perf.local;
+    c->groups = lab->perf.groups;
+    switch (lab->perf.size) {
+    case GRADE_SIZE_VECTOR:
+        c->dims[0] = profile->vector_n;
+        break;
+    case GRADE_SIZE_MATMUL:
+        c->dims[0] = c->dims[1] = c->dims[2] = profile->matmul_n;
+        break;
+    case GRADE_SIZE_TRANSPOSE:
+        c->dims[0] = c->dims[1] = profile->transpose_n;
+        break;
+    }
+    if (lab->tiles)
+        c->tile = 16;
+}
+
+int grade_lab_number(const struct grade_lab_spec *lab)
+{
+    return (int)(lab - lab_table) + 1;
 }

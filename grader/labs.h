@@ -2,8 +2,9 @@
 #ifndef CLKIT_GRADER_LABS_H
 #define CLKIT_GRADER_LABS_H
 
-#include "compare.h"
 #include "clerr.h"
+#include "compare.h"
+#include "profile.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -17,6 +18,7 @@ struct grade_case {
     size_t local[2]; /* the work-group shape (1-D labs use local[0]) */
     size_t groups;   /* 1-D labs: work-groups in the grid; 0 for enough to cover n */
     int tile;        /* built with -DTILE=tile; 0 when the lab has no tile */
+    int no_reference; /* a timing case: inputs only, no CPU reference */
 };
 
 #define GRADE_MAX_BUFFERS 3
@@ -50,6 +52,23 @@ struct grade_family {
     /* The result a host program must write for --size dims --seed seed; returns its length, or 0. */
     size_t (*host_reference)(const size_t *dims, uint64_t seed, double **expected, double **bound);
     int dim_count; /* numbers in --size */
+    /* The bytes moved (or, for work_is_flops, the floating-point operations) of case c. */
+    double (*work)(const struct grade_case *c);
+    int work_is_flops;
+};
+
+enum grade_size_class { GRADE_SIZE_VECTOR, GRADE_SIZE_MATMUL, GRADE_SIZE_TRANSPOSE };
+
+/* A lab's performance test: the baseline it is timed against, if any, and the timing case. */
+struct grade_perf {
+    const char *baseline_file;   /* in kernels/; NULL: the lab reports its bandwidth only */
+    const char *baseline_kernel;
+    const struct grade_family *baseline_family;
+    const char *baseline_name;   /* for the report: "naive matmul" */
+    enum grade_size_class size;  /* which of the profile's sizes */
+    size_t local;                /* 1-D labs: work-group size */
+    size_t groups;               /* 1-D labs: work-groups in the grid, 0 to cover n */
+    const char *handout;         /* the HANDOUT.md section that explains the optimisation */
 };
 
 struct grade_points {
@@ -68,6 +87,7 @@ struct grade_lab_spec {
     int sweep_local_sizes;   /* run every power-of-two local size from 1 to 256 */
     const char *host_size;   /* --size for the host-program test */
     struct grade_points points;
+    struct grade_perf perf;
 };
 
 /* Returns the spec of lab name ("lab1" ... "lab7"), or NULL. */
@@ -82,6 +102,12 @@ size_t grade_expand_cases(const struct grade_lab_spec *lab, size_t max_local, st
 /* Adds a buffer of count floats to launch; an input is filled from (seed, its index) with c's kind of data. */
 int grade_launch_add_buffer(struct grade_launch *launch, const char *name, size_t count, int is_output,
                             const struct grade_case *c, uint64_t seed);
+
+/* Fills c with lab's timing case at the sizes of profile (real data, no reference, TILE 16). */
+void grade_perf_case(const struct grade_lab_spec *lab, const struct profile *profile, struct grade_case *c);
+
+/* Returns the lab's number, 1 to 7, from its name. */
+int grade_lab_number(const struct grade_lab_spec *lab);
 
 /* Frees what a family's prepare allocated. */
 void grade_launch_free(struct grade_launch *launch);

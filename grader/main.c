@@ -1,4 +1,5 @@
 /* ./grade: builds each lab's kernel with the grader's own harness, checks it, and scores it. */
+#include "calibrate.h"
 #include "cli.h"
 #include "device.h"
 #include "files.h"
@@ -41,22 +42,25 @@ static void show_progress(void *context, const char *data, size_t length)
 
 /* Blames the test that was running for a crash or time-out, and marks the rest as not run. */
 static void account_for_end(const struct sandbox_outcome *outcome, const struct grade_lab_spec *lab, int timeout_s,
-                            struct grade_lab_result *result)
+                            int with_perf, struct grade_lab_result *result)
 {
-    const double points[RUNLAB_TEST_COUNT] = {lab->points.build, lab->points.exact, lab->points.real,
-                                              lab->points.memory};
+    const char *names[RUNLAB_TEST_COUNT + 1];
+    const double points[RUNLAB_TEST_COUNT + 1] = {lab->points.build, lab->points.exact, lab->points.real,
+                                                  lab->points.memory, 0.0};
+    int expected = RUNLAB_TEST_COUNT + (with_perf ? 1 : 0), reported = result->test_count;
     char how[256], reason[512];
-    int reported = result->test_count;
-    if (result->setup_error)
+    if (result->setup_error || reported >= expected)
         return;
+    memcpy(names, runlab_test_names, RUNLAB_TEST_COUNT * sizeof *names);
+    names[RUNLAB_TEST_COUNT] = runlab_perf_name(lab);
     sandbox_describe(outcome, timeout_s, how, sizeof how);
-    for (int t = reported; t < RUNLAB_TEST_COUNT; t++) {
-        if (strcmp(runlab_test_names[t], result->running) == 0 || (t == reported && !result->running[0]))
+    for (int t = reported; t < expected; t++) {
+        if (strcmp(names[t], result->running) == 0 || (t == reported && !result->running[0]))
             snprintf(reason, sizeof reason, "the kernel %s during this test%s%s", how,
                      result->progress[0] ? ", at " : "", result->progress);
         else
             snprintf(reason, sizeof reason, "not run: the kernel %s in an earlier test", how);
-        result_add(result, runlab_test_names[t], 0, points[t], 0, reason);
+        result_add(result, names[t], 0, points[t], 0, reason);
     }
 }
 
@@ -65,7 +69,12 @@ static void kernel_tests(struct grading *g, const struct grade_lab_spec *lab, ui
 {
     char kernel_path[PATH_MAX + 64], replay[PATH_MAX + 128];
     struct sandbox_outcome outcome;
-    struct lab_job job = {lab, kernel_path, g->cli->device, seed, g->cli->only_case, g->cli->verbose, replay};
+    char kernels_dir[PATH_MAX + 16], profiles_dir[PATH_MAX + 32];
+    struct lab_job job = {.lab = lab, .kernel_path = kernel_path, .device = g->cli->device, .seed = seed,
+                          .only_case = g->cli->only_case, .verbose = g->cli->verbose, .replay = replay,
+                          .quick = g->cli->quick, .kernels_dir = kernels_dir, .profiles_dir = profiles_dir};
+    snprintf(kernels_dir, sizeof kernels_dir, "%s/kernels", g->root);
+    snprintf(profiles_dir, sizeof profiles_dir, "%s/grader/profiles", g->root);
     snprintf(kernel_path, sizeof kernel_path, "%s/%s/%s", g->source_dir, lab->name, lab->kernel_file);
     snprintf(replay, sizeof replay, "./grade %s%s%s%s%s", lab->name, g->cli->solutions ? " --solutions" : "",
              g->cli->submission ? " --submission " : "", g->cli->submission ? g->cli->submission : "",
@@ -74,8 +83,7 @@ static void kernel_tests(struct grading *g, const struct grade_lab_spec *lab, ui
     if (g->style.colour)
         fprintf(g->style.out, "\r\033[K");
     record_parse(outcome.output ? outcome.output : "", outcome.output_length, result);
-    if (result->test_count < RUNLAB_TEST_COUNT)
-        account_for_end(&outcome, lab, g->cli->timeout_s, result);
+    account_for_end(&outcome, lab, g->cli->timeout_s, !g->cli->quick && g->cli->only_case < 0, result);
     sandbox_outcome_free(&outcome);
 }
 
@@ -182,6 +190,68 @@ static void remove_scratch(const struct grading *g)
         fprintf(stderr, "grade: could not remove %s\n", g->scratch);
 }
 
+/* Appends one lab's calibration output to profile: the device header once, then the lab's lines. */
+static void add_calibration(const char *output, char *profile, size_t size, int first)
+{
+    const char *lines = strstr(output, "\n# lab");
+    size_t used = strlen(profile);
+    if (first)
+        used += (size_t)snprintf(profile + used, size - used, "%.*s", lines ? (int)(lines - output) : 0, output);
+    if (lines && used < size)
+        snprintf(profile + used, size - used, "%s", lines);
+}
+
+static int write_profile(const struct grading *g, const char *body)
+{
+    char device[256] = "", name[300], path[PATH_MAX + 320], date[32];
+    time_t now = time(NULL);
+    FILE *file;
+    sscanf(body, "device = %255[^\n]", device);
+    calibrate_file_name(device, name, sizeof name);
+    snprintf(path, sizeof path, "%s/grader/profiles/%s", g->root, name);
+    strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
+    if (!(file = fopen(path, "w"))) {
+        fprintf(stderr, "grade: cannot write %s\n", path);
+        return 2;
+    }
+    fprintf(file, "# clkit device profile, written by ./grade --calibrate on %s.\n"
+                  "# Each threshold is the geometric midpoint between 1 (the baseline's speed) and the median\n"
+                  "# speedup of the solution, so the solution and a naive kernel fall equally far from it.\n",
+            date);
+    fputs(body, file);
+    fclose(file);
+    printf("wrote %s:\n\n%s", path, body);
+    return 0;
+}
+
+static int calibrate_all(struct grading *g)
+{
+    static char profile[65536];
+    const struct grade_lab_spec *labs;
+    size_t count = grade_all_labs(&labs);
+    char kernels_dir[PATH_MAX + 16], profiles_dir[PATH_MAX + 32], kernel_path[PATH_MAX + 64];
+    snprintf(kernels_dir, sizeof kernels_dir, "%s/kernels", g->root);
+    snprintf(profiles_dir, sizeof profiles_dir, "%s/grader/profiles", g->root);
+    for (size_t i = 0; i < count; i++) {
+        struct lab_job job = {.lab = &labs[i], .kernel_path = kernel_path, .device = g->cli->device, .seed = 1,
+                              .only_case = -1, .replay = "", .kernels_dir = kernels_dir,
+                              .profiles_dir = profiles_dir, .calibrate_runs = 5};
+        struct sandbox_outcome outcome;
+        snprintf(kernel_path, sizeof kernel_path, "solutions/%s/%s", labs[i].name, labs[i].kernel_file);
+        printf("calibrating %s ...\n", labs[i].name);
+        fflush(stdout);
+        sandbox_run(runlab_calibrate_child, &job, 600, NULL, NULL, &outcome);
+        if (outcome.end != SANDBOX_EXITED || outcome.code != 0 || !outcome.output) {
+            fprintf(stderr, "grade: calibrating %s failed\n", labs[i].name);
+            sandbox_outcome_free(&outcome);
+            return 2;
+        }
+        add_calibration(outcome.output, profile, sizeof profile, i == 0);
+        sandbox_outcome_free(&outcome);
+    }
+    return write_profile(g, profile);
+}
+
 static int list_devices(void)
 {
     struct clk_device_info infos[CLK_MAX_DEVICES];
@@ -201,6 +271,10 @@ int main(int argc, char **argv)
         return rc == 1 ? 0 : 2;
     if (cli.list_devices)
         return list_devices();
+    if (cli.calibrate) {
+        cli.solutions = 1;
+        return set_paths(&g) != 0 ? 2 : calibrate_all(&g);
+    }
     if (set_paths(&g) != 0)
         return 2;
     seed = cli.seed_given ? cli.seed : (uint64_t)time(NULL) % 1000000;

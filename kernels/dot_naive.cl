@@ -6,7 +6,7 @@ __kernel void dot_naive(__global const float *a, __global const float *b, __glob
     float acc = 0.0f;
     int i = get_global_id(0);
     while (i < n) {
-        acc = fma(a[i], b[i], acc);
+        acc += a[i] * b[i];
         i += stride;
     }
     partial[get_global_id(0)] = acc;

@@ -8,7 +8,7 @@ __kernel void matmul_naive(__global const float *A, __global const float *B, __g
     if (i < M && j < N) {
         float acc = 0.0f;
         for (int p = 0; p < K; ++p)
-            acc = fma(A[i * K + p], B[p * N + j], acc);
+            acc += A[i * K + p] * B[p * N + j];
         C[i * N + j] = acc;
     }
 }
@@ -21,7 +21,7 @@ __kernel void matmul_swapped(__global const float *A, __global const float *B, _
     if (i < M && j < N) {
         float acc = 0.0f;
         for (int p = 0; p < K; ++p)
-            acc = fma(A[i * K + p], B[p * N + j], acc);
+            acc += A[i * K + p] * B[p * N + j];
         C[i * N + j] = acc;
     }
 }
