@@ -2,7 +2,7 @@
 # Objects go to build/; quiet unless V=1.
 
 CC      ?= cc
-PKGS    := OpenCL
+PKGS    := OpenCL libcjson
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -DCL_TARGET_OPENCL_VERSION=120 \
            -Icommon $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -15,18 +15,19 @@ else
 Q := @
 endif
 
-PACKAGES    := gcc make ocl-icd-opencl-dev opencl-headers pocl-opencl-icd check pkg-config
+PACKAGES    := gcc make ocl-icd-opencl-dev opencl-headers pocl-opencl-icd check pkg-config libcjson-dev libxml2-utils python3-yaml
 LABS        := lab1 lab2 lab3 lab4 lab5 lab6 lab7
 COMMON_OBJ  := $(patsubst %.c,build/%.o,$(wildcard common/*.c))
 LIB         := build/libclkit.a
 LAB_BINS    := $(LABS:%=build/labs/%/host)
-SOL_BINS    := $(LABS:%=build/solutions/%/host)
+# A student release has no solutions/: everything builds without them.
+SOL_BINS    := $(if $(wildcard solutions),$(LABS:%=build/solutions/%/host))
 
 GRADER_OBJ  := $(patsubst %.c,build/%.o,$(wildcard grader/*.c))
 GRADER      := build/grader/grade
 
 .SECONDARY:
-.PHONY: all $(LABS) solutions grader check clean setup submission-host
+.PHONY: all $(LABS) solutions grader check clean setup submission-host student-release
 all: $(LAB_BINS) $(SOL_BINS) $(GRADER)
 grader: $(GRADER)
 $(LABS): %: build/labs/%/host
@@ -97,8 +98,24 @@ $(TEST_RUNNER): $(TEST_OBJ) $(GRADER_LIB_OBJ) $(LIB)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(CFLAGS) $^ $(shell pkg-config --libs check 2>/dev/null || echo -lcheck) $(LDLIBS) -o $@
 
+ifneq ($(wildcard tests/run_tests.c),)
 check: all $(TEST_RUNNER)
 	$(TEST_RUNNER)
+else
+check:
+	@echo "check: this is a student release; the kit's own tests ship with the instructor's copy"
+endif
+
+# A tree for students: the stubs, common/, kernels/, the grader with its profiles, the handout and the
+# classroom workflow; no solutions/ and no tests/ (whose fixtures and checks use the solutions).
+DEST ?= dist/clkit-student
+RELEASE_FILES := Makefile grade README.md HANDOUT.md .gitignore common kernels labs grader $(wildcard docs)
+student-release:
+	@test ! -e "$(DEST)" || { echo "student-release: $(DEST) exists; remove it or choose DEST=..."; exit 2; }
+	@mkdir -p "$(DEST)/.github/workflows"
+	$(Q)tar cf - $(RELEASE_FILES) | tar xf - -C "$(DEST)"
+	$(Q)cp .github/classroom/grade.yml "$(DEST)/.github/workflows/grade.yml"
+	@echo "student-release: wrote $(DEST)"
 
 clean:
 	rm -rf build

@@ -1,11 +1,15 @@
 #include "calibrate.h"
 
+#include "labs.h"
+#include "runlab.h"
+#include "sandbox.h"
 #include "timing.h"
 
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 void calibrate_rule(const double *speedups, int count, const char *note_if_none, struct perf_rule *rule)
 {
@@ -60,4 +64,66 @@ void calibrate_format(int lab, const char *what, const double *values, int count
                          lab, rule->informational ? "informational" : "scored");
     if (rule->note[0] && (size_t)used < size)
         snprintf(text + used, size - (size_t)used, "lab%d.note = %s\n", lab, rule->note);
+}
+
+/* Appends one lab's calibration output to profile: the device header once, then the lab's lines. */
+static void add_calibration(const char *output, char *profile, size_t size, int first)
+{
+    const char *lines = strstr(output, "\n# lab");
+    size_t used = strlen(profile);
+    if (first)
+        used += (size_t)snprintf(profile + used, size - used, "%.*s", lines ? (int)(lines - output) : 0, output);
+    if (lines && used < size)
+        snprintf(profile + used, size - used, "%s", lines);
+}
+
+static int write_profile(const struct grading *g, const char *body)
+{
+    char device[256] = "", name[300], path[PATH_MAX + 320], date[32];
+    time_t now = time(NULL);
+    FILE *file;
+    sscanf(body, "device = %255[^\n]", device);
+    calibrate_file_name(device, name, sizeof name);
+    snprintf(path, sizeof path, "%s/grader/profiles/%s", g->root, name);
+    strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
+    if (!(file = fopen(path, "w"))) {
+        fprintf(stderr, "grade: cannot write %s\n", path);
+        return 2;
+    }
+    fprintf(file, "# clkit device profile, written by ./grade --calibrate on %s.\n"
+                  "# Each threshold is the geometric midpoint between 1 (the baseline's speed) and the median\n"
+                  "# speedup of the solution, so the solution and a naive kernel fall equally far from it.\n",
+            date);
+    fputs(body, file);
+    fclose(file);
+    printf("wrote %s:\n\n%s", path, body);
+    return 0;
+}
+
+int calibrate_all(struct grading *g)
+{
+    static char profile[65536];
+    const struct grade_lab_spec *labs;
+    size_t count = grade_all_labs(&labs);
+    char kernels_dir[PATH_MAX + 16], profiles_dir[PATH_MAX + 32], kernel_path[PATH_MAX + 64];
+    snprintf(kernels_dir, sizeof kernels_dir, "%s/kernels", g->root);
+    snprintf(profiles_dir, sizeof profiles_dir, "%s/grader/profiles", g->root);
+    for (size_t i = 0; i < count; i++) {
+        struct lab_job job = {.lab = &labs[i], .kernel_path = kernel_path, .device = g->cli->device, .seed = 1,
+                              .only_case = -1, .replay = "", .kernels_dir = kernels_dir,
+                              .profiles_dir = profiles_dir, .calibrate_runs = 5};
+        struct sandbox_outcome outcome;
+        snprintf(kernel_path, sizeof kernel_path, "solutions/%s/%s", labs[i].name, labs[i].kernel_file);
+        printf("calibrating %s ...\n", labs[i].name);
+        fflush(stdout);
+        sandbox_run(runlab_calibrate_child, &job, 600, NULL, NULL, &outcome);
+        if (outcome.end != SANDBOX_EXITED || outcome.code != 0 || !outcome.output) {
+            fprintf(stderr, "grade: calibrating %s failed\n", labs[i].name);
+            sandbox_outcome_free(&outcome);
+            return 2;
+        }
+        add_calibration(outcome.output, profile, sizeof profile, i == 0);
+        sandbox_outcome_free(&outcome);
+    }
+    return write_profile(g, profile);
 }

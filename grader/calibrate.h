@@ -2,6 +2,7 @@
 #ifndef CLKIT_GRADER_CALIBRATE_H
 #define CLKIT_GRADER_CALIBRATE_H
 
+#include "grading.h"
 #include "profile.h"
 
 #include <stddef.h>
@@ -21,5 +22,9 @@ void calibrate_file_name(const char *device_name, char *name, size_t size);
 /* Writes one lab's profile lines, with its measurements as a comment, to text. */
 void calibrate_format(int lab, const char *what, const double *values, int count, const struct perf_rule *rule,
                       char *text, size_t size);
+
+/* Times every solution against its baseline on the chosen device and writes grader/profiles/<device>.conf;
+   returns 0, or 2 when a lab cannot be timed. */
+int calibrate_all(struct grading *g);
 
 #endif

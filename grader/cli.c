@@ -11,7 +11,10 @@ static const char usage[] =
     "  --device SPEC       device index, cpu, gpu or part of its name (env CLKIT_DEVICE)\n"
     "  --list-devices      list the OpenCL devices and exit\n"
     "  --solutions         grade solutions/ instead of labs/\n"
-    "  --submission DIR    grade DIR/labN/ (the same file names as labs/labN/)\n"
+    "  --submission DIR    grade DIR/labN/ (the same file names as labs/labN/); give it several times,\n"
+    "                      or a folder of student folders, to grade a class one student at a time\n"
+    "  --results DIR       where batch grading writes STUDENT.json, STUDENT.txt and scores.csv\n"
+    "                      (default: results)\n"
     "  --quick             correctness only, no performance tests\n"
     "  --json FILE         write the results as Gradescope results.json\n"
     "  --junit FILE        write the results as JUnit XML\n"
@@ -64,14 +67,21 @@ static int parse_valued(struct cli *cli, const char *arg, const char *value)
 {
     long number;
     const char **target = strcmp(arg, "--device") == 0       ? &cli->device
-                          : strcmp(arg, "--submission") == 0 ? &cli->submission
+                          : strcmp(arg, "--results") == 0    ? &cli->results_dir
                           : strcmp(arg, "--json") == 0       ? &cli->json
                           : strcmp(arg, "--junit") == 0      ? &cli->junit
                                                              : NULL;
-    if (!target && strcmp(arg, "--seed") && strcmp(arg, "--case") && strcmp(arg, "--timeout"))
+    if (!target && strcmp(arg, "--seed") && strcmp(arg, "--case") && strcmp(arg, "--timeout") &&
+        strcmp(arg, "--submission"))
         return -1;
     if (!value)
         return usage_error("missing value after", arg);
+    if (strcmp(arg, "--submission") == 0) {
+        if (cli->submission_count >= CLI_MAX_SUBMISSIONS)
+            return usage_error("too many --submission folders; give their parent folder instead of", value);
+        cli->submissions[cli->submission_count++] = value;
+        return 0;
+    }
     if (target) {
         *target = value;
         return 0;
@@ -124,7 +134,7 @@ int cli_parse(int argc, char **argv, struct cli *cli)
             return rc;
         }
     }
-    if (cli->solutions && cli->submission)
+    if (cli->solutions && cli->submission_count)
         return usage_error("choose one of --solutions and --submission, not both:", "--solutions");
     if (cli->lab_count == 0 && !cli->list_devices && !cli->calibrate)
         return usage_error("no lab given: name lab1 ... lab7 or all, e.g.", "./grade lab3");

@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #define CLI_MAX_LABS 8
+#define CLI_MAX_SUBMISSIONS 512
 
 struct cli {
     const char *labs[CLI_MAX_LABS];
@@ -12,7 +13,9 @@ struct cli {
     const char *device;
     int list_devices;
     int solutions;
-    const char *submission;
+    const char *submissions[CLI_MAX_SUBMISSIONS];
+    int submission_count;
+    const char *results_dir; /* batch grading: where the per-student files and scores.csv go */
     int quick;
     const char *json;
     const char *junit;

@@ -343,6 +343,13 @@ static void time_student(const struct clk_env *env, const struct lab_job *job, c
     } else if (setup_baseline(env, job, &c, &program, &baseline, text, size) == 0) {
         double budget = env->info.is_gpu ? 3.0 : 4.0;
         cl_int status = perf_compare(env, student, &baseline, budget, &cmp);
+        struct perf_comparison again;
+        /* A busy machine can drag one round down: when it did not settle short of the threshold, time
+           another round and keep the better. A naive kernel sits near 1x, far below any threshold,
+           so a second chance does not let it through. */
+        if (status == CL_SUCCESS && !cmp.settled && cmp.speedup < rule->min_speedup &&
+            perf_compare(env, student, &baseline, budget, &again) == CL_SUCCESS && again.speedup > cmp.speedup)
+            cmp = again;
         measure_rates(env, job, profile, &c, cmp.student_ms, &r);
         *passed = status == CL_SUCCESS && cmp.speedup >= rule->min_speedup;
         describe_speed(job, profile, rule, &cmp, &r, text, size);

@@ -20,6 +20,13 @@ Suite *report_suite(void);
 Suite *cli_suite(void);
 Suite *sandbox_suite(void);
 Suite *labs_suite(void);
+Suite *profile_suite(void);
+Suite *calibrate_suite(void);
+Suite *perf_suite(void);
+Suite *export_suite(void);
+Suite *batch_suite(void);
+Suite *release_suite(void);
+Suite *workflows_suite(void);
 Suite *solutions_suite(void);
 Suite *grade_suite(void);
 

@@ -1,0 +1,194 @@
+#include "export.h"
+
+#include "report.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Returns the length of the valid UTF-8 sequence at s, or 0 when it is not one. */
+static size_t utf8_sequence(const unsigned char *s)
+{
+    size_t length = s[0] < 0x80 ? 1 : (s[0] >> 5) == 0x6 ? 2 : (s[0] >> 4) == 0xe ? 3 : (s[0] >> 3) == 0x1e ? 4 : 0;
+    for (size_t i = 1; i < length; i++)
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+    return length;
+}
+
+char *export_clean_utf8(const char *text)
+{
+    size_t length = text ? strlen(text) : 0, used = 0;
+    char *clean = malloc(length + 1);
+    if (!clean)
+        return NULL;
+    for (size_t i = 0; i < length;) {
+        size_t n = utf8_sequence((const unsigned char *)text + i);
+        if (n == 0) {
+            clean[used++] = '?';
+            i++;
+            continue;
+        }
+        memcpy(clean + used, text + i, n);
+        used += n;
+        i += n;
+    }
+    clean[used] = '\0';
+    return clean;
+}
+
+static cJSON *json_test(const char *lab, const struct grade_test *test)
+{
+    cJSON *item = cJSON_CreateObject();
+    char name[128], *output = export_clean_utf8(test->reason);
+    snprintf(name, sizeof name, "%s: %s%s", lab, test->name, test->informational ? " (informational)" : "");
+    cJSON_AddStringToObject(item, "name", name);
+    cJSON_AddNumberToObject(item, "score", test->informational ? 0.0 : test->score);
+    cJSON_AddNumberToObject(item, "max_score", test->informational ? 0.0 : test->max);
+    cJSON_AddStringToObject(item, "status", test->passed ? "passed" : "failed");
+    cJSON_AddStringToObject(item, "output", output ? output : "");
+    cJSON_AddStringToObject(item, "visibility", "visible");
+    free(output);
+    return item;
+}
+
+int export_json(FILE *out, const struct export_run *run)
+{
+    cJSON *root = cJSON_CreateObject(), *tests = cJSON_CreateArray();
+    double score = 0.0, max = 0.0;
+    char *text, *summary = export_clean_utf8(run->summary);
+    if (!root || !tests || !summary)
+        return -1;
+    for (int l = 0; l < run->count; l++) {
+        const struct grade_lab_result *result = &run->results[l];
+        double lab_score, lab_max;
+        report_score(result, &lab_score, &lab_max);
+        score += lab_score;
+        max += lab_max;
+        if (result->setup_error) {
+            struct grade_test setup = {.max = 0, .reason = result->setup_error};
+            snprintf(setup.name, sizeof setup.name, "set-up");
+            cJSON_AddItemToArray(tests, json_test(result->lab, &setup));
+        }
+        for (int t = 0; t < result->test_count; t++)
+            cJSON_AddItemToArray(tests, json_test(result->lab, &result->tests[t]));
+    }
+    cJSON_AddNumberToObject(root, "score", score);
+    cJSON_AddNumberToObject(root, "max_score", max);
+    cJSON_AddNumberToObject(root, "execution_time", run->seconds);
+    cJSON_AddStringToObject(root, "output", summary);
+    cJSON_AddStringToObject(root, "visibility", "visible");
+    cJSON_AddItemToObject(root, "tests", tests);
+    text = cJSON_Print(root);
+    if (text)
+        fprintf(out, "%s\n", text);
+    free(text);
+    free(summary);
+    cJSON_Delete(root);
+    return text ? 0 : -1;
+}
+
+/* Writes text as XML character data: markup escaped, and characters XML 1.0 forbids replaced by '?'. */
+static void xml_text(FILE *out, const char *text)
+{
+    char *clean = export_clean_utf8(text);
+    for (const char *p = clean ? clean : ""; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        switch (c) {
+        case '&': fputs("&amp;", out); break;
+        case '<': fputs("&lt;", out); break;
+        case '>': fputs("&gt;", out); break;
+        case '"': fputs("&quot;", out); break;
+        case '\'': fputs("&apos;", out); break;
+        default: fputc(c < 0x20 && c != '\n' && c != '\t' && c != '\r' ? '?' : c, out);
+        }
+    }
+    free(clean);
+}
+
+static void junit_case(FILE *out, const char *lab, const struct grade_test *test)
+{
+    const char *reason = test->reason ? test->reason : "";
+    const char *newline = strchr(reason, '\n');
+    char first[512];
+    snprintf(first, sizeof first, "%.*s", newline ? (int)(newline - reason) : (int)strlen(reason), reason);
+    fputs("    <testcase classname=\"", out);
+    xml_text(out, lab);
+    fputs("\" name=\"", out);
+    xml_text(out, test->name);
+    fputs("\">\n", out);
+    if (!test->passed) {
+        fputs("      <failure message=\"", out);
+        xml_text(out, first);
+        fputs("\">", out);
+        xml_text(out, reason);
+        fputs("</failure>\n", out);
+    } else {
+        fputs("      <system-out>", out);
+        xml_text(out, reason);
+        fputs("</system-out>\n", out);
+    }
+    fputs("    </testcase>\n", out);
+}
+
+void export_junit(FILE *out, const struct export_run *run)
+{
+    int tests = 0, failures = 0;
+    for (int l = 0; l < run->count; l++)
+        for (int t = 0; t < run->results[l].test_count; t++, tests++)
+            failures += !run->results[l].tests[t].passed;
+    fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                 "<testsuites name=\"clkit\" tests=\"%d\" failures=\"%d\" time=\"%.3f\">\n",
+            tests, failures, run->seconds);
+    for (int l = 0; l < run->count; l++) {
+        const struct grade_lab_result *result = &run->results[l];
+        int lab_failures = result->setup_error ? 1 : 0;
+        for (int t = 0; t < result->test_count; t++)
+            lab_failures += !result->tests[t].passed;
+        fputs("  <testsuite name=\"", out);
+        xml_text(out, result->lab);
+        fputs(": ", out);
+        xml_text(out, run->titles[l]);
+        fprintf(out, "\" tests=\"%d\" failures=\"%d\">\n", result->test_count + (result->setup_error ? 1 : 0),
+                lab_failures);
+        if (result->setup_error) {
+            struct grade_test setup = {.reason = result->setup_error};
+            snprintf(setup.name, sizeof setup.name, "set-up");
+            junit_case(out, result->lab, &setup);
+        }
+        for (int t = 0; t < result->test_count; t++)
+            junit_case(out, result->lab, &result->tests[t]);
+        fputs("  </testsuite>\n", out);
+    }
+    fputs("</testsuites>\n", out);
+}
+
+static int write_file(const char *path, const struct export_run *run, int json)
+{
+    FILE *out = fopen(path, "w");
+    int rc = 0;
+    if (!out) {
+        fprintf(stderr, "grade: cannot write %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    if (json)
+        rc = export_json(out, run);
+    else
+        export_junit(out, run);
+    if (fclose(out) != 0 || rc != 0) {
+        fprintf(stderr, "grade: cannot write %s\n", path);
+        return -1;
+    }
+    return 0;
+}
+
+int export_json_file(const char *path, const struct export_run *run)
+{
+    return write_file(path, run, 1);
+}
+
+int export_junit_file(const char *path, const struct export_run *run)
+{
+    return write_file(path, run, 0);
+}

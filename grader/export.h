@@ -1,0 +1,33 @@
+/* Machine-readable results: Gradescope's results.json and JUnit XML. */
+#ifndef CLKIT_GRADER_EXPORT_H
+#define CLKIT_GRADER_EXPORT_H
+
+#include "result.h"
+
+#include <stdio.h>
+
+/* What a results file says about the whole run. */
+struct export_run {
+    const struct grade_lab_result *results;
+    const char *const *titles; /* each lab's title, as in the report */
+    int count;
+    double seconds;            /* the grading's wall time */
+    const char *summary;       /* one paragraph for the top-level output */
+};
+
+/* Writes the run as a Gradescope results.json to out; returns 0, or -1 when memory runs out. */
+int export_json(FILE *out, const struct export_run *run);
+
+/* Writes the run as JUnit XML (a testsuite per lab, a testcase per test) to out. */
+void export_junit(FILE *out, const struct export_run *run);
+
+/* Writes the run as results.json to path; returns 0, or -1 after printing why. */
+int export_json_file(const char *path, const struct export_run *run);
+
+/* Writes the run as JUnit XML to path; returns 0, or -1 after printing why. */
+int export_junit_file(const char *path, const struct export_run *run);
+
+/* Copies text into a new string that is valid UTF-8, with each bad byte replaced by '?' (caller frees). */
+char *export_clean_utf8(const char *text);
+
+#endif

@@ -1,0 +1,35 @@
+/* Grading one set of lab folders: each lab's kernel tests in a sandboxed child, then its host program. */
+#ifndef CLKIT_GRADER_GRADING_H
+#define CLKIT_GRADER_GRADING_H
+
+#include "cli.h"
+#include "report.h"
+#include "result.h"
+
+#include <limits.h>
+#include <stdint.h>
+
+struct grading {
+    const struct cli *cli;
+    char root[PATH_MAX];       /* the kit, where build/, kernels/ and the Makefile live */
+    char source_dir[PATH_MAX]; /* labs, solutions, or a submission */
+    const char *submission;    /* the submission being graded, NULL for labs/ or solutions/ */
+    char scratch[64];          /* a temporary directory for --out files and submitted host programs */
+    struct report_style style;
+    uint64_t seed;
+};
+
+/* Finds the kit (CLKIT_ROOT, else where the grader was built) and makes the scratch directory; returns 0 or 2. */
+int grading_open(struct grading *g);
+
+/* Removes the scratch directory. */
+void grading_close(struct grading *g);
+
+/* Sets the folder of lab folders to grade: labs/, solutions/ or a submission; returns 0, or 2 when it is missing. */
+int grading_set_source(struct grading *g, const char *submission);
+
+/* Grades every lab of the command line from the source folder into results, printing the report to
+   g->style.out; returns 0 when every test passed, 1 when one failed, 2 on a set-up error. */
+int grading_run(struct grading *g, struct grade_lab_result *results);
+
+#endif

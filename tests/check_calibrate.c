@@ -1,0 +1,72 @@
+#include "suites.h"
+
+#include "calibrate.h"
+
+#include <math.h>
+#include <string.h>
+
+START_TEST(threshold_is_the_geometric_midpoint)
+{
+    const double speedups[] = {2.10, 2.02, 1.90, 2.25, 2.00}; /* median 2.02 */
+    struct perf_rule rule;
+    calibrate_rule(speedups, 5, NULL, &rule);
+    ck_assert_double_eq_tol(rule.min_speedup, floor(sqrt(2.02) * 100) / 100, 1e-12);
+    ck_assert_int_eq(rule.informational, 0);
+    ck_assert_double_eq(rule.points, CALIBRATE_POINTS);
+    /* Equally far, as ratios, from the naive kernel's 1.0 and the solution's median. */
+    ck_assert(rule.min_speedup / 1.0 <= 2.02 / rule.min_speedup + 0.02);
+}
+END_TEST
+
+START_TEST(small_effect_is_informational)
+{
+    const double speedups[] = {1.01, 0.99, 1.03};
+    struct perf_rule rule;
+    calibrate_rule(speedups, 3, "on CPUs, coalescing makes little difference; try a GPU", &rule);
+    ck_assert_int_eq(rule.informational, 1);
+    ck_assert_double_eq(rule.min_speedup, 0.0);
+    ck_assert_str_eq(rule.note, "on CPUs, coalescing makes little difference; try a GPU");
+    calibrate_rule(speedups, 3, NULL, &rule);
+    ck_assert_ptr_nonnull(strstr(rule.note, "1.01x the speed of the baseline"));
+}
+END_TEST
+
+START_TEST(file_names_are_safe)
+{
+    char name[64];
+    calibrate_file_name("NVIDIA H200", name, sizeof name);
+    ck_assert_str_eq(name, "nvidia-h200.conf");
+    calibrate_file_name("pthread-skylake-avx512-AMD EPYC 7B13 (64 cores)", name, sizeof name);
+    ck_assert_str_eq(name, "pthread-skylake-avx512-amd-epyc-7b13-64-cores.conf");
+    calibrate_file_name("../..", name, sizeof name);
+    ck_assert_str_eq(name, "device.conf");
+}
+END_TEST
+
+START_TEST(formatted_lines_parse_back)
+{
+    const double speedups[] = {1.9, 2.1, 2.0};
+    struct perf_rule rule;
+    struct profile p;
+    char text[1024], error[128];
+    calibrate_rule(speedups, 3, NULL, &rule);
+    calibrate_format(6, "the solution's speedup over naive matmul", speedups, 3, &rule, text, sizeof text);
+    ck_assert_ptr_nonnull(strstr(text, "# lab6: the solution's speedup over naive matmul, 3 runs: 1.900 2.100 2.000"));
+    profile_defaults(0, &p);
+    ck_assert_int_eq(profile_parse(text, &p, error, sizeof error), 0);
+    ck_assert_double_eq(p.labs[6].min_speedup, rule.min_speedup);
+    ck_assert_int_eq(p.labs[6].informational, 0);
+}
+END_TEST
+
+Suite *calibrate_suite(void)
+{
+    Suite *s = suite_create("calibrate");
+    TCase *tc = tcase_create("arithmetic");
+    tcase_add_test(tc, threshold_is_the_geometric_midpoint);
+    tcase_add_test(tc, small_effect_is_informational);
+    tcase_add_test(tc, file_names_are_safe);
+    tcase_add_test(tc, formatted_lines_parse_back);
+    suite_add_tcase(s, tc);
+    return s;
+}

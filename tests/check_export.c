@@ -1,0 +1,107 @@
+#include "suites.h"
+
+#include "export.h"
+
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Reasons that a student's code can make the grader print: quotes, markup, control bytes, bad UTF-8. */
+static const char *nasty = "cannot build \"vadd.cl\": <error> & 'quote'\nline two\ttab\x01\x1b[31m\xff\xfe end \xc3\xa9";
+
+static struct grade_lab_result results[2];
+static const char *const titles[] = {"vector add", "grid-stride add"};
+
+static void setup(void)
+{
+    memset(results, 0, sizeof results);
+    strcpy(results[0].lab, "lab1");
+    result_add(&results[0], "build", 0, 0, 0, nasty);
+    result_add(&results[0], "exact cases", 1.5, 3, 0, "2 of 8 exact cases wrong\ncase 4: index 64");
+    result_add(&results[0], "bandwidth", 0, 0, 1, "12 GB/s")->informational = 1;
+    strcpy(results[1].lab, "lab2");
+    result_add(&results[1], "exact cases", 4, 4, 1, "all 8 exact cases right");
+}
+
+static void teardown(void)
+{
+    result_free(&results[0]);
+    result_free(&results[1]);
+}
+
+static char *render(int json)
+{
+    struct export_run run = {results, titles, 2, 1.25, "graded \"labs\" with seed 7"};
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    if (json)
+        ck_assert_int_eq(export_json(out, &run), 0);
+    else
+        export_junit(out, &run);
+    fclose(out);
+    return text;
+}
+
+START_TEST(json_has_the_gradescope_fields)
+{
+    char *text = render(1);
+    cJSON *root = cJSON_Parse(text), *tests, *first;
+    ck_assert_msg(root != NULL, "not valid JSON:\n%s", text);
+    ck_assert_double_eq(cJSON_GetObjectItem(root, "score")->valuedouble, 5.5);
+    ck_assert_double_eq(cJSON_GetObjectItem(root, "max_score")->valuedouble, 7.0);
+    ck_assert_double_eq(cJSON_GetObjectItem(root, "execution_time")->valuedouble, 1.25);
+    ck_assert_str_eq(cJSON_GetObjectItem(root, "output")->valuestring, "graded \"labs\" with seed 7");
+    tests = cJSON_GetObjectItem(root, "tests");
+    ck_assert_int_eq(cJSON_GetArraySize(tests), 4);
+    first = cJSON_GetArrayItem(tests, 0);
+    ck_assert_str_eq(cJSON_GetObjectItem(first, "name")->valuestring, "lab1: build");
+    ck_assert_str_eq(cJSON_GetObjectItem(first, "status")->valuestring, "failed");
+    ck_assert_str_eq(cJSON_GetObjectItem(first, "visibility")->valuestring, "visible");
+    ck_assert_ptr_nonnull(strstr(cJSON_GetObjectItem(first, "output")->valuestring, "\"vadd.cl\": <error>"));
+    ck_assert_ptr_nonnull(strstr(cJSON_GetObjectItem(first, "output")->valuestring, "\nline two"));
+    ck_assert_str_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(tests, 3), "status")->valuestring, "passed");
+    /* An informational test is shown but worth nothing. */
+    ck_assert_double_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(tests, 2), "max_score")->valuedouble, 0.0);
+    cJSON_Delete(root);
+    free(text);
+}
+END_TEST
+
+START_TEST(json_output_is_valid_utf8)
+{
+    char *clean = export_clean_utf8("ok \xc3\xa9 bad \xff\xfe cut \xe2\x9c");
+    ck_assert_str_eq(clean, "ok \xc3\xa9 bad ?? cut ??");
+    free(clean);
+}
+END_TEST
+
+START_TEST(junit_is_well_formed)
+{
+    char *text = render(0), path[] = "/tmp/clkit-junit-XXXXXX", command[128], *output;
+    int fd = mkstemp(path);
+    FILE *f = fdopen(fd, "w");
+    fputs(text, f);
+    fclose(f);
+    snprintf(command, sizeof command, "xmllint --noout %s", path);
+    ck_assert_msg(run_in_kit(command, 30, &output) == 0, "xmllint rejects it: %s\n%s", output, text);
+    ck_assert_ptr_nonnull(strstr(text, "<testsuite name=\"lab1: vector add\" tests=\"3\" failures=\"2\">"));
+    ck_assert_ptr_nonnull(strstr(text, "<failure message=\"cannot build &quot;vadd.cl&quot;: &lt;error&gt;"));
+    ck_assert_ptr_null(strstr(text, "\x1b"));
+    remove(path);
+    free(output);
+    free(text);
+}
+END_TEST
+
+Suite *export_suite(void)
+{
+    Suite *s = suite_create("export");
+    TCase *tc = tcase_create("formats");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, json_has_the_gradescope_fields);
+    tcase_add_test(tc, json_output_is_valid_utf8);
+    tcase_add_test(tc, junit_is_well_formed);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,155 @@
+#include "suites.h"
+
+#include "profile.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char dir[64];
+
+static void write_profile(const char *name, const char *text)
+{
+    char path[128];
+    FILE *f;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    f = fopen(path, "w");
+    fputs(text, f);
+    fclose(f);
+}
+
+static void setup(void)
+{
+    strcpy(dir, "/tmp/clkit-profiles-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+
+static void teardown(void)
+{
+    char command[128];
+    snprintf(command, sizeof command, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(command), 0);
+}
+
+START_TEST(parses_every_key)
+{
+    struct profile p;
+    char error[128] = "";
+    profile_defaults(0, &p);
+    ck_assert_int_eq(profile_parse("# a comment\n\ndevice = NVIDIA H200\nname = H200\ntype = gpu\n"
+                                   "size.vector = 67108864\nsize.matmul = 2048\nsize.transpose = 8192\n"
+                                   "lab6.min_speedup = 1.12\nlab6.points = 2\nlab6.mode = scored\n"
+                                   "lab5.mode = informational\nlab5.note = on CPUs, coalescing makes little difference\n"
+                                   "lab1.min_peak_fraction = 0.8\n",
+                                   &p, error, sizeof error),
+                     0);
+    ck_assert_str_eq(p.device, "NVIDIA H200");
+    ck_assert_str_eq(p.type, "gpu");
+    ck_assert_uint_eq(p.vector_n, 67108864);
+    ck_assert_uint_eq(p.transpose_n, 8192);
+    ck_assert_double_eq(p.labs[6].min_speedup, 1.12);
+    ck_assert_int_eq(p.labs[6].informational, 0);
+    ck_assert_int_eq(p.labs[5].informational, 1);
+    ck_assert_str_eq(p.labs[5].note, "on CPUs, coalescing makes little difference");
+    ck_assert_double_eq(p.labs[1].min_peak_fraction, 0.8);
+}
+END_TEST
+
+START_TEST(errors_name_the_line)
+{
+    struct profile p;
+    char error[128] = "";
+    profile_defaults(0, &p);
+    ck_assert_int_eq(profile_parse("type = cpu\nlab6.min_speedup = fast\n", &p, error, sizeof error), -1);
+    ck_assert_ptr_nonnull(strstr(error, "line 2"));
+    ck_assert_int_eq(profile_parse("no equals sign here\n", &p, error, sizeof error), -1);
+    ck_assert_ptr_nonnull(strstr(error, "line 1"));
+    ck_assert_int_eq(profile_parse("lab9.points = 2\n", &p, error, sizeof error), -1);
+    ck_assert_int_eq(profile_parse("lab6.mode = sometimes\n", &p, error, sizeof error), -1);
+    ck_assert_int_eq(profile_parse("size.matmul = 0\n", &p, error, sizeof error), -1);
+}
+END_TEST
+
+START_TEST(defaults_follow_the_size_rule)
+{
+    struct profile cpu, gpu;
+    profile_defaults(0, &cpu);
+    profile_defaults(1, &gpu);
+    ck_assert_uint_ge(gpu.vector_n, (size_t)1 << 26);
+    ck_assert_uint_ge(gpu.matmul_n, 2048);
+    ck_assert_uint_ge(gpu.transpose_n, 8192);
+    ck_assert_uint_lt(cpu.matmul_n, gpu.matmul_n);
+    ck_assert_int_eq(cpu.labs[6].informational, 1); /* no thresholds without calibration */
+}
+END_TEST
+
+START_TEST(exact_device_name_wins)
+{
+    struct profile p;
+    char error[256];
+    write_profile("gpu.conf", "type = gpu\nname = gpu fallback\n");
+    write_profile("h200.conf", "device = NVIDIA H200\nname = NVIDIA H200\nlab6.min_speedup = 1.1\n");
+    write_profile("h100.conf", "device = NVIDIA H100 80GB HBM3\nname = NVIDIA H100\n");
+    ck_assert_int_eq(profile_load(dir, "NVIDIA H200", 1, &p, error, sizeof error), 0);
+    ck_assert_str_eq(p.name, "NVIDIA H200");
+    ck_assert_double_eq(p.labs[6].min_speedup, 1.1);
+    /* A near miss is not the device: it falls back to the type. */
+    ck_assert_int_eq(profile_load(dir, "NVIDIA H200 NVL", 1, &p, error, sizeof error), 0);
+    ck_assert_str_eq(p.name, "gpu fallback");
+}
+END_TEST
+
+START_TEST(falls_back_to_type_then_default_then_built_in)
+{
+    struct profile p;
+    char error[256];
+    ck_assert_int_eq(profile_load(dir, "Some CPU", 0, &p, error, sizeof error), 0);
+    ck_assert_ptr_nonnull(strstr(p.name, "built-in cpu"));
+    write_profile("default.conf", "name = default\n");
+    ck_assert_int_eq(profile_load(dir, "Some CPU", 0, &p, error, sizeof error), 0);
+    ck_assert_str_eq(p.name, "default");
+    write_profile("cpu.conf", "name = cpu fallback\ntype = cpu\n");
+    ck_assert_int_eq(profile_load(dir, "Some CPU", 0, &p, error, sizeof error), 0);
+    ck_assert_str_eq(p.name, "cpu fallback");
+    ck_assert_int_eq(profile_load(dir, "Some GPU", 1, &p, error, sizeof error), 0);
+    ck_assert_str_eq(p.name, "default");
+}
+END_TEST
+
+START_TEST(broken_profile_is_an_error)
+{
+    struct profile p;
+    char error[256] = "";
+    write_profile("cpu.conf", "type = cpu\nsize.vector = lots\n");
+    ck_assert_int_eq(profile_load(dir, "Some CPU", 0, &p, error, sizeof error), -1);
+    ck_assert_ptr_nonnull(strstr(error, "cpu.conf: line 2"));
+}
+END_TEST
+
+START_TEST(committed_profiles_parse)
+{
+    /* Every profile the kit ships must load: a typo there would break grading on that device. */
+    struct profile p;
+    char error[256] = "";
+    ck_assert_msg(profile_load("grader/profiles", "no such device", 0, &p, error, sizeof error) == 0, "%s", error);
+    ck_assert_msg(profile_load("grader/profiles", "no such device", 1, &p, error, sizeof error) == 0, "%s", error);
+}
+END_TEST
+
+Suite *profile_suite(void)
+{
+    Suite *s = suite_create("profile");
+    TCase *tc = tcase_create("parse and fall back");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, parses_every_key);
+    tcase_add_test(tc, errors_name_the_line);
+    tcase_add_test(tc, defaults_follow_the_size_rule);
+    tcase_add_test(tc, exact_device_name_wins);
+    tcase_add_test(tc, falls_back_to_type_then_default_then_built_in);
+    tcase_add_test(tc, broken_profile_is_an_error);
+    tcase_add_test(tc, committed_profiles_parse);
+    suite_add_tcase(s, tc);
+    return s;
+}

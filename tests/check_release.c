@@ -1,0 +1,98 @@
+#include "suites.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Builds the release once for the suite. */
+static void setup(void)
+{
+    char *output;
+    int status = run_in_kit("rm -rf build/check-release && make -s student-release DEST=build/check-release", 120,
+                            &output);
+    ck_assert_msg(status == 0, "%s", output);
+    free(output);
+}
+
+START_TEST(holds_the_stubs_and_the_grader)
+{
+    char *output;
+    int status = run_in_kit("cd build/check-release && test -f labs/lab4/reduce.cl && test -f common/device.c && "
+                            "test -f kernels/matmul_naive.cl && test -f grader/runlab.c && test -d grader/profiles && "
+                            "test -f HANDOUT.md && test -f README.md && test -x grade && "
+                            "test -f .github/workflows/grade.yml && test ! -e solutions && test ! -e tests",
+                            10, &output);
+    ck_assert_msg(status == 0, "the release lacks a file it must have, or has one it must not:\n%s", output);
+    free(output);
+}
+END_TEST
+
+START_TEST(holds_no_solution_text)
+{
+    /* A kernel line of a solution that its stub lacks is an answer: it must appear nowhere in the release.
+       A host line may also be scaffolding that common/, the grader or a later lab's stub share (releasing
+       a kernel, declaring buffers); any other host line of a solution must not appear either. */
+    char *output;
+    int status = run_in_kit(
+        "sed 's/^[[:space:]]*//' common/* grader/*.[ch] labs/*/* | sort -u > build/check-scaffolding.txt; "
+        "for sol in solutions/lab*/*; do "
+        "  stub=labs/${sol#solutions/}; allowed=build/check-allowed.txt; "
+        "  sed 's/^[[:space:]]*//' \"$stub\" > $allowed; "
+        "  case $sol in *.c) cat build/check-scaffolding.txt >> $allowed ;; esac; "
+        "  sed 's/^[[:space:]]*//' \"$sol\" | awk 'length($0) >= 32' | grep -vxF -f $allowed | "
+        "  while IFS= read -r line; do "
+        "    if grep -rqF -- \"$line\" build/check-release; then echo \"copied from $sol: $line\"; fi; "
+        "  done; "
+        "done | grep . && exit 1; exit 0",
+        120, &output);
+    ck_assert_msg(status == 0, "%s", output);
+    free(output);
+}
+END_TEST
+
+START_TEST(holds_no_solution_kernel_body)
+{
+    /* Short answers (lab 1's kernel is three statements) slip through a line check: compare each
+       solution kernel's body, white space removed, with every file of the release. */
+    char *output;
+    int status = run_in_kit(
+        "/usr/bin/python3 -c '\n"
+        "import glob, os, re, sys\n"
+        "squash = lambda t: re.sub(r\"\\s+\", \"\", re.sub(r\"/\\*.*?\\*/\", \"\", t, flags=re.S))\n"
+        "release = [squash(open(f, errors=\"replace\").read()) for f in glob.glob(\"build/check-release/**\", "
+        "recursive=True) if os.path.isfile(f)]\n"
+        "for sol in glob.glob(\"solutions/*/*.cl\"):\n"
+        "    text = open(sol).read()\n"
+        "    body = squash(text[text.index(\"{\", text.index(\"__kernel\")):])\n"
+        "    if any(body in r for r in release): sys.exit(\"the body of \" + sol + \" is in the release\")\n"
+        "'",
+        60, &output);
+    ck_assert_msg(status == 0, "%s", output);
+    free(output);
+}
+END_TEST
+
+START_TEST(grades_its_stubs_cleanly)
+{
+    char *output;
+    int status = run_in_kit("cd build/check-release && NO_COLOR=1 ./grade --quick all 2>&1", 300, &output);
+    ck_assert_msg(status == 1, "status %d\n%s", status, output);
+    ck_assert_ptr_nonnull(strstr(output, "total: 0.0 / 70 points"));
+    ck_assert_ptr_null(strstr(output, "crashed"));
+    free(output);
+}
+END_TEST
+
+Suite *release_suite(void)
+{
+    Suite *s = suite_create("release");
+    TCase *tc = tcase_create("student release");
+    tcase_set_timeout(tc, 300);
+    tcase_add_unchecked_fixture(tc, setup, NULL);
+    tcase_add_test(tc, holds_the_stubs_and_the_grader);
+    tcase_add_test(tc, holds_no_solution_text);
+    tcase_add_test(tc, holds_no_solution_kernel_body);
+    tcase_add_test(tc, grades_its_stubs_cleanly);
+    suite_add_tcase(s, tc);
+    return s;
+}
