@@ -7,7 +7,7 @@ CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -DCL_TARGET_OPENCL_VERSION=120 \
            -Icommon $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 DEPFLAGS = -MMD -MP
-LDLIBS  := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lOpenCL) -lm
+LDLIBS  := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lOpenCL -lcjson) -lm
 
 ifeq ($(V),1)
 Q :=

@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 /* Below this median speedup a device shows too little effect to grade: the test becomes informational. */
-#define CALIBRATE_MIN_EFFECT 1.2
+#define CALIBRATE_MIN_EFFECT 1.15
 #define CALIBRATE_POINTS 2.0
 
 /* Sets rule from the solution's speedups over the baseline: the threshold is the geometric midpoint
