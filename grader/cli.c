@@ -21,6 +21,8 @@ static const char usage[] =
     "  --seed S            replay the random inputs of an earlier run\n"
     "  --case N            run only correctness case N (with --seed, replays a failure)\n"
     "  --timeout S         seconds each lab and each host program may run (default 30)\n"
+    "  --bench             time the solutions and print a table of what they reach on this device\n"
+    "  --bench-out DIR     with --bench, also write DIR/bench-<device>.md, .csv and .svg\n"
     "  --calibrate         time the solutions against the baselines on this device and write\n"
     "                      grader/profiles/<device>.conf, the thresholds ./grade then uses\n"
     "  -v, --verbose       show every case, not only failures\n"
@@ -68,6 +70,7 @@ static int parse_valued(struct cli *cli, const char *arg, const char *value)
     long number;
     const char **target = strcmp(arg, "--device") == 0       ? &cli->device
                           : strcmp(arg, "--results") == 0    ? &cli->results_dir
+                          : strcmp(arg, "--bench-out") == 0  ? &cli->bench_out
                           : strcmp(arg, "--json") == 0       ? &cli->json
                           : strcmp(arg, "--junit") == 0      ? &cli->junit
                                                              : NULL;
@@ -121,6 +124,8 @@ int cli_parse(int argc, char **argv, struct cli *cli)
             cli->solutions = 1;
         } else if (strcmp(arg, "--list-devices") == 0) {
             cli->list_devices = 1;
+        } else if (strcmp(arg, "--bench") == 0) {
+            cli->bench = 1;
         } else if (strcmp(arg, "--calibrate") == 0) {
             cli->calibrate = 1;
         } else if (arg[0] == '-') {
@@ -134,7 +139,11 @@ int cli_parse(int argc, char **argv, struct cli *cli)
             return rc;
         }
     }
-    if (cli->solutions && cli->submission_count)
+    if (cli->bench && cli->submission_count == 0)
+        cli->solutions = 1; /* a benchmark of the reference solutions, unless a submission is named */
+    if (cli->bench && cli->quick)
+        return usage_error("--bench times the kernels; it cannot go with", "--quick");
+    if (cli->solutions && cli->submission_count && !cli->bench)
         return usage_error("choose one of --solutions and --submission, not both:", "--solutions");
     if (cli->lab_count == 0 && !cli->list_devices && !cli->calibrate)
         return usage_error("no lab given: name lab1 ... lab7 or all, e.g.", "./grade lab3");

@@ -25,6 +25,8 @@ struct cli {
     long only_case;
     int timeout_s;
     int calibrate;
+    int bench;             /* time the solutions and print what they reach */
+    const char *bench_out; /* where --bench writes bench-<device>.md, .csv and .svg */
 };
 
 /* Parses argv into cli; returns 0 to grade, 1 after --help, 2 on a usage error (printed). */

@@ -54,11 +54,11 @@ void record_progress(int fd, const char *text)
 void record_test(int fd, const struct grade_test *test)
 {
     char score[32], max[32], flags[8];
-    const char *fields[] = {"T", test->name, score, max, flags, test->reason ? test->reason : ""};
+    const char *fields[] = {"T", test->name, score, max, flags, test->reason ? test->reason : "", test->metrics};
     snprintf(score, sizeof score, "%.17g", test->score);
     snprintf(max, sizeof max, "%.17g", test->max);
     snprintf(flags, sizeof flags, "%d%d", test->passed ? 1 : 0, test->informational ? 1 : 0);
-    write_fields(fd, fields, 6);
+    write_fields(fd, fields, 7);
 }
 
 void record_device(int fd, const char *name)
@@ -104,8 +104,8 @@ static int split_fields(char *record, char **fields, int max)
 
 static void apply_record(char *record, struct grade_lab_result *result)
 {
-    char *f[6];
-    int count = split_fields(record, f, 6);
+    char *f[7];
+    int count = split_fields(record, f, 7);
     if (count == 2 && f[0][0] == 'B')
         snprintf(result->running, sizeof result->running, "%s", f[1]);
     else if (count == 2 && f[0][0] == 'P')
@@ -115,10 +115,12 @@ static void apply_record(char *record, struct grade_lab_result *result)
     else if (count == 2 && f[0][0] == 'E') {
         free(result->setup_error);
         result->setup_error = strdup(f[1]);
-    } else if (count == 6 && f[0][0] == 'T') {
+    } else if (count == 7 && f[0][0] == 'T') {
         struct grade_test *test = result_add(result, f[1], atof(f[2]), atof(f[3]), f[4][0] == '1', f[5]);
-        if (test)
+        if (test) {
             test->informational = f[4][1] == '1';
+            snprintf(test->metrics, sizeof test->metrics, "%s", f[6]);
+        }
         result->running[0] = '\0';
     }
 }

@@ -13,6 +13,7 @@ struct grade_test {
     int passed;
     int informational; /* reported, but its points do not count on this device */
     char *reason;      /* first line: why, in one line; further lines: details */
+    char metrics[320]; /* a performance test's figures, "key=value;...", for --bench */
 };
 
 struct grade_lab_result {

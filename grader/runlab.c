@@ -308,17 +308,20 @@ static void append_advice(const struct lab_job *job, const struct perf_rule *rul
         append(text, size, "\nsee %s for the optimisation this test looks for%s", job->lab->perf.handout, "");
 }
 
-static void report_perf(int fd, const char *name, const struct perf_rule *rule, int passed, const char *reason)
+static void report_perf(int fd, const char *name, const struct perf_rule *rule, int passed, const char *reason,
+                        const char *metrics)
 {
     struct grade_test test = {.score = passed && !rule->informational ? rule->points : 0.0, .max = rule->points,
                               .passed = passed, .informational = rule->informational, .reason = (char *)reason};
     snprintf(test.name, sizeof test.name, "%s", name);
+    snprintf(test.metrics, sizeof test.metrics, "%s", metrics);
     record_test(fd, &test);
 }
 
 /* Times the student's kernel (against the baseline when the lab has one) and judges it by the profile. */
 static void time_student(const struct clk_env *env, const struct lab_job *job, const struct profile *profile,
-                         struct perf_kernel *student, char *text, size_t size, int *passed)
+                         struct perf_kernel *student, char *text, size_t size, int *passed, char *metrics,
+                         size_t metrics_size)
 {
     const struct perf_rule *rule = &profile->labs[grade_lab_number(job->lab)];
     struct perf_kernel baseline;
@@ -333,6 +336,8 @@ static void time_student(const struct clk_env *env, const struct lab_job *job, c
         cl_int status = perf_time(env, student, 9, &ms);
         measure_rates(env, job, profile, &c, ms, &r);
         *passed = status == CL_SUCCESS && r.fraction >= rule->min_peak_fraction;
+        snprintf(metrics, metrics_size, "size=%zu;ms=%.4f;rate=%.2f;unit=%s;peak=%.2f;fraction=%.4f", c.dims[0], ms,
+                 r.rate, r.unit, r.peak, r.fraction);
         snprintf(text, size, "%.3f ms: %.1f %s, %.0f%% of %s (%.1f %s), profile: %s", ms, r.rate, r.unit,
                  100.0 * r.fraction, r.peak_name, r.peak, r.unit, profile->name);
         if (rule->min_peak_fraction > 0) {
@@ -352,6 +357,11 @@ static void time_student(const struct clk_env *env, const struct lab_job *job, c
             cmp = again;
         measure_rates(env, job, profile, &c, cmp.student_ms, &r);
         *passed = status == CL_SUCCESS && cmp.speedup >= rule->min_speedup;
+        snprintf(metrics, metrics_size,
+                 "size=%zu;ms=%.4f;rate=%.2f;unit=%s;peak=%.2f;fraction=%.4f;baseline_ms=%.4f;speedup=%.3f;"
+                 "threshold=%.2f",
+                 c.dims[0], cmp.student_ms, r.rate, r.unit, r.peak, r.fraction, cmp.baseline_ms, cmp.speedup,
+                 rule->min_speedup);
         describe_speed(job, profile, rule, &cmp, &r, text, size);
     }
     append_advice(job, rule, *passed, text, size);
@@ -364,12 +374,13 @@ static void time_student(const struct clk_env *env, const struct lab_job *job, c
 
 static void run_perf(int fd, const struct clk_env *env, const struct lab_job *job, const struct built *b, int correct)
 {
-    static char text[8192];
+    static char text[8192], metrics[320];
     const char *name = runlab_perf_name(job->lab);
     struct profile profile;
     struct perf_kernel student;
     struct grade_case c;
     int passed = 0;
+    metrics[0] = '\0';
     record_begin(fd, name);
     if (profile_load(job->profiles_dir, env->info.device_name, env->info.is_gpu, &profile, text, sizeof text) != 0) {
         record_setup_error(fd, text);
@@ -377,7 +388,7 @@ static void run_perf(int fd, const struct clk_env *env, const struct lab_job *jo
     }
     const struct perf_rule *rule = &profile.labs[grade_lab_number(job->lab)];
     if (!correct) {
-        report_perf(fd, name, rule, 0, "not timed: the kernel must pass every correctness case first");
+        report_perf(fd, name, rule, 0, "not timed: the kernel must pass every correctness case first", "");
         return;
     }
     memset(&student, 0, sizeof student);
@@ -386,8 +397,8 @@ static void run_perf(int fd, const struct clk_env *env, const struct lab_job *jo
     if (job->lab->family->prepare(&c, job->seed, &student.launch) != 0 || perf_setup(env, &student) != CL_SUCCESS)
         snprintf(text, sizeof text, "not timed: the timing case could not be set up on this device");
     else
-        time_student(env, job, &profile, &student, text, sizeof text, &passed);
-    report_perf(fd, name, rule, passed, text);
+        time_student(env, job, &profile, &student, text, sizeof text, &passed, metrics, sizeof metrics);
+    report_perf(fd, name, rule, passed, text, metrics);
     perf_release(&student);
 }
 
