@@ -27,7 +27,7 @@ GRADER_OBJ  := $(patsubst %.c,build/%.o,$(wildcard grader/*.c))
 GRADER      := build/grader/grade
 
 .SECONDARY:
-.PHONY: all $(LABS) solutions grader check clean setup submission-host student-release
+.PHONY: all $(LABS) solutions grader check clean setup submission-host student-release bench
 all: $(LAB_BINS) $(SOL_BINS) $(GRADER)
 grader: $(GRADER)
 $(LABS): %: build/labs/%/host
@@ -74,6 +74,10 @@ submission-host: $(LIB)
 build/%/host: build/%/host.o $(LIB)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
+
+# What the solutions reach on this machine's default device: a table, and docs/results/bench-<device>.*
+bench: all
+	./grade --bench all --bench-out docs/results
 
 # Installs the Debian/Ubuntu packages the kit needs, or says that they are all there.
 setup:

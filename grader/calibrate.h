@@ -12,8 +12,9 @@
 #define CALIBRATE_POINTS 2.0
 
 /* Sets rule from the solution's speedups over the baseline: the threshold is the geometric midpoint
-   between 1 (the baseline's own speed) and the median, so the solution and the naive kernel sit
-   equally far from it; a median under CALIBRATE_MIN_EFFECT makes the test informational. */
+   between 1 (the baseline's own speed) and the lowest speedup the solution showed, so that the solution
+   on a bad run and a naive kernel sit equally far from it; a lowest speedup under CALIBRATE_MIN_EFFECT
+   makes the test informational. */
 void calibrate_rule(const double *speedups, int count, const char *note_if_none, struct perf_rule *rule);
 
 /* Returns a file name for a device: lower-case letters, digits and '-', then ".conf". */

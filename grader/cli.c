@@ -21,6 +21,8 @@ static const char usage[] =
     "  --seed S            replay the random inputs of an earlier run\n"
     "  --case N            run only correctness case N (with --seed, replays a failure)\n"
     "  --timeout S         seconds each lab and each host program may run (default 30)\n"
+    "  --sanitize          also run the small cases under Oclgrind: data races, out-of-bounds\n"
+    "                      accesses and uninitialised values, with the kernel's file and line\n"
     "  --bench             time the solutions and print a table of what they reach on this device\n"
     "  --bench-out DIR     with --bench, also write DIR/bench-<device>.md, .csv and .svg\n"
     "  --calibrate         time the solutions against the baselines on this device and write\n"
@@ -124,6 +126,10 @@ int cli_parse(int argc, char **argv, struct cli *cli)
             cli->solutions = 1;
         } else if (strcmp(arg, "--list-devices") == 0) {
             cli->list_devices = 1;
+        } else if (strcmp(arg, "--sanitize") == 0) {
+            cli->sanitize = 1;
+        } else if (strcmp(arg, "--sanitizer-run") == 0) {
+            cli->sanitizer_run = 1;
         } else if (strcmp(arg, "--bench") == 0) {
             cli->bench = 1;
         } else if (strcmp(arg, "--calibrate") == 0) {

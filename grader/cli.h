@@ -26,6 +26,8 @@ struct cli {
     int timeout_s;
     int calibrate;
     int bench;             /* time the solutions and print what they reach */
+    int sanitize;          /* run the small cases under Oclgrind too */
+    int sanitizer_run;     /* internal: this grader runs inside Oclgrind, small exact cases, no guards */
     const char *bench_out; /* where --bench writes bench-<device>.md, .csv and .svg */
 };
 

@@ -24,6 +24,7 @@ static void some_records(int fd)
     struct grade_test test = {.score = 1.5, .max = 3, .passed = 0, .informational = 1,
                               .reason = "line one\nline two with \x1e and \x1f inside"};
     strcpy(test.name, "exact cases");
+    strcpy(test.metrics, "ms=1.5;speedup=2.25");
     record_device(fd, "Test Device");
     record_begin(fd, "exact cases");
     record_progress(fd, "case 3 of 9");
@@ -45,6 +46,7 @@ START_TEST(records_round_trip)
     ck_assert_int_eq(result.tests[0].passed, 0);
     ck_assert_int_eq(result.tests[0].informational, 1);
     ck_assert_str_eq(result.tests[0].reason, "line one\nline two with ? and ? inside");
+    ck_assert_str_eq(result.tests[0].metrics, "ms=1.5;speedup=2.25");
     ck_assert_str_eq(result.device, "Test Device");
     ck_assert_str_eq(result.progress, "case 3 of 9");
     ck_assert_str_eq(result.running, "real cases"); /* begun, never finished: blamed on a crash */

@@ -24,6 +24,7 @@ Suite *profile_suite(void);
 Suite *calibrate_suite(void);
 Suite *perf_suite(void);
 Suite *export_suite(void);
+Suite *bench_suite(void);
 Suite *batch_suite(void);
 Suite *release_suite(void);
 Suite *workflows_suite(void);

@@ -1,0 +1,171 @@
+#include "sanitize.h"
+
+#include "files.h"
+#include "sandbox.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_PROBLEMS 16
+
+int sanitize_available(void)
+{
+    struct sandbox_outcome outcome;
+    char *argv[] = {"sh", "-c", "command -v oclgrind", NULL};
+    int found = sandbox_exec(argv, 10, 1024, &outcome) == 0 && outcome.end == SANDBOX_EXITED && outcome.code == 0;
+    sandbox_outcome_free(&outcome);
+    return found;
+}
+
+/* One distinct problem: what, where, who first, how often. */
+struct problem {
+    char kind[96];
+    char kernel[64];
+    char where[160];
+    char entity[96];
+    int count;
+};
+
+static const char *hint_for(const char *kind)
+{
+    if (strstr(kind, "data race") && strstr(kind, "local"))
+        return "work-items share local memory without a barrier between the write and the read";
+    if (strstr(kind, "data race"))
+        return "two work-items write the same global element, or one reads what another writes";
+    if (strstr(kind, "Invalid"))
+        return "an index outside the buffer: check the bounds of every access";
+    if (strstr(kind, "Uninitialized"))
+        return "a value that was never written is used: local memory not filled yet, or a missing barrier";
+    return "see the Oclgrind documentation";
+}
+
+/* "Read-write data race at local memory address 0x..." -> "read-write data race on local memory". */
+static void kind_of(const char *line, char *kind, size_t size)
+{
+    const char *at = strstr(line, " at ");
+    const char *address = strstr(line, " address");
+    int length = at ? (int)(at - line) : (int)strcspn(line, "\n");
+    if (at && address && address > at)
+        snprintf(kind, size, "%.*s on%.*s", length, line, (int)(address - at - 3), at + 3);
+    else
+        snprintf(kind, size, "%.*s", length, line);
+}
+
+static void read_details(const char *block, struct problem *p)
+{
+    const char *kernel = strstr(block, "\tKernel: ");
+    const char *entity = strstr(block, "Entity: ");
+    const char *line = strstr(block, "\tAt line ");
+    if (kernel)
+        sscanf(kernel, "\tKernel: %63s", p->kernel);
+    if (entity)
+        snprintf(p->entity, sizeof p->entity, "%.*s", (int)strcspn(entity + 8, "\n"), entity + 8);
+    if (line) {
+        int number = 0;
+        const char *of = strstr(line, " of ");
+        sscanf(line, "\tAt line %d", &number);
+        if (of)
+            snprintf(p->where, sizeof p->where, "%.*s:%d", (int)strcspn(of + 4, ":\n"), of + 4, number);
+    }
+}
+
+static int add_problem(struct problem *problems, int count, const struct problem *p)
+{
+    for (int i = 0; i < count; i++)
+        if (!strcmp(problems[i].kind, p->kind) && !strcmp(problems[i].where, p->where)) {
+            problems[i].count++;
+            return count;
+        }
+    if (count < MAX_PROBLEMS)
+        problems[count++] = *p;
+    return count;
+}
+
+int sanitize_parse(const char *log, char *text, size_t size)
+{
+    struct problem problems[MAX_PROBLEMS];
+    int count = 0;
+    size_t used = 0;
+    text[0] = '\0';
+    for (const char *p = log; p && *p;) {
+        const char *end = strstr(p, "\n\n");
+        size_t length = end ? (size_t)(end - p) : strlen(p);
+        if (*p != '\t' && *p != '\n' && (strstr(p, " race ") || !strncmp(p, "Invalid", 7) ||
+                                         !strncmp(p, "Uninitialized", 13))) {
+            struct problem problem = {.count = 1};
+            char *block = strndup(p, length);
+            kind_of(block, problem.kind, sizeof problem.kind);
+            read_details(block, &problem);
+            count = add_problem(problems, count, &problem);
+            free(block);
+        }
+        p = end ? end + 2 : NULL;
+    }
+    for (int i = 0; i < count && used < size; i++)
+        used += (size_t)snprintf(text + used, size - used, "%s%s in %s at %s (first by %s, %d time%s): %s",
+                                 i ? "\n" : "", problems[i].kind, problems[i].kernel[0] ? problems[i].kernel : "?",
+                                 problems[i].where[0] ? problems[i].where : "an unknown line",
+                                 problems[i].entity[0] ? problems[i].entity : "an unknown work-item",
+                                 problems[i].count, problems[i].count == 1 ? "" : "s", hint_for(problems[i].kind));
+    return count;
+}
+
+/* The command that grades lab again, inside Oclgrind, on its small cases without guard bands
+   (so that Oclgrind sees each buffer's true end). */
+static int build_argv(const struct grading *g, const struct grade_lab_spec *lab, long only_case, char **argv,
+                      char *strings, size_t size)
+{
+    char *log = strings, *self = strings + 256, *seed = strings + 4352, *timeout = seed + 32, *the_case = seed + 64;
+    ssize_t length = readlink("/proc/self/exe", self, 4000);
+    int argc = 0;
+    if (length <= 0 || size < 4500)
+        return -1;
+    self[length] = '\0';
+    snprintf(log, 256, "%s/%s-oclgrind.log", g->scratch, lab->name);
+    snprintf(seed, 32, "%llu", (unsigned long long)g->seed);
+    snprintf(timeout, 32, "%d", g->cli->timeout_s);
+    snprintf(the_case, 32, "%ld", only_case);
+    argv[argc++] = "oclgrind", argv[argc++] = "--data-races", argv[argc++] = "--uninitialized";
+    argv[argc++] = "--log", argv[argc++] = log, argv[argc++] = self;
+    argv[argc++] = "--device", argv[argc++] = "oclgrind", argv[argc++] = "--quick", argv[argc++] = "--sanitizer-run";
+    argv[argc++] = "--seed", argv[argc++] = seed, argv[argc++] = "--timeout", argv[argc++] = timeout;
+    if (g->submission)
+        argv[argc++] = "--submission", argv[argc++] = (char *)g->source_dir;
+    else if (g->cli->solutions)
+        argv[argc++] = "--solutions";
+    if (only_case >= 0)
+        argv[argc++] = "--case", argv[argc++] = the_case;
+    argv[argc++] = (char *)lab->name;
+    argv[argc] = NULL;
+    return 0;
+}
+
+int sanitize_lab(struct grading *g, const struct grade_lab_spec *lab, long only_case, char *text, size_t size)
+{
+    static char strings[4608];
+    char *argv[32], *log;
+    struct sandbox_outcome outcome;
+    int found;
+    if (build_argv(g, lab, only_case, argv, strings, sizeof strings) != 0) {
+        snprintf(text, size, "cannot find the grader's own program to run under Oclgrind");
+        return -1;
+    }
+    unlink(strings);
+    sandbox_exec(argv, 4 * g->cli->timeout_s + 30, 1 << 20, &outcome);
+    if (outcome.end != SANDBOX_EXITED || outcome.code == 2 || outcome.code == 127) {
+        char how[256];
+        sandbox_describe(&outcome, 4 * g->cli->timeout_s + 30, how, sizeof how);
+        snprintf(text, size, "Oclgrind %s; its output ends with:\n%s", how,
+                 outcome.output && outcome.output_length > 2000 ? outcome.output + outcome.output_length - 2000
+                                                                : (outcome.output ? outcome.output : ""));
+        sandbox_outcome_free(&outcome);
+        return -1;
+    }
+    sandbox_outcome_free(&outcome);
+    log = clk_file_exists(strings) ? clk_read_text(strings, NULL) : NULL;
+    found = sanitize_parse(log ? log : "", text, size);
+    free(log);
+    return found;
+}

@@ -1,0 +1,22 @@
+/* The sanitizer: run a lab's small cases under Oclgrind and turn its findings into plain verdicts. */
+#ifndef CLKIT_GRADER_SANITIZE_H
+#define CLKIT_GRADER_SANITIZE_H
+
+#include "grading.h"
+#include "labs.h"
+
+#include <stddef.h>
+
+/* Returns 1 when the oclgrind command is installed. */
+int sanitize_available(void);
+
+/* Summarises an Oclgrind log: one line per distinct problem (kind, kernel, file:line, first work-item,
+   how many times) with a hint; returns the number of distinct problems. */
+int sanitize_parse(const char *log, char *text, size_t size);
+
+/* Runs lab's small exact cases (or only case only_case, when >= 0) under Oclgrind with races, bounds and
+   uninitialised values checked; writes the findings to text and returns their number, or -1 when
+   Oclgrind could not run (why is in text). */
+int sanitize_lab(struct grading *g, const struct grade_lab_spec *lab, long only_case, char *text, size_t size);
+
+#endif

@@ -1,0 +1,52 @@
+#include "suites.h"
+
+#include "bench.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+START_TEST(metrics_are_read_by_key)
+{
+    const char *m = "size=2048;ms=2.6560;rate=6469.00;unit=GFLOP/s;speedup=1.180;threshold=1.08";
+    ck_assert_double_eq(bench_metric(m, "size"), 2048.0);
+    ck_assert_double_eq(bench_metric(m, "ms"), 2.656);
+    ck_assert_double_eq(bench_metric(m, "threshold"), 1.08);
+    ck_assert_double_eq(bench_metric(m, "speed"), 0.0); /* a prefix of a key is not the key */
+    ck_assert_double_eq(bench_metric(m, "missing"), 0.0);
+    ck_assert_double_eq(bench_metric("", "ms"), 0.0);
+}
+END_TEST
+
+START_TEST(table_has_a_row_per_timed_lab)
+{
+    struct grade_lab_result results[2];
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    memset(results, 0, sizeof results);
+    strcpy(results[0].lab, "lab6");
+    strcpy(result_add(&results[0], "speed", 2, 2, 1, "1.18x faster")->metrics,
+           "size=2048;ms=2.656;rate=6469;unit=GFLOP/s;peak=54000;fraction=0.12;baseline_ms=3.136;speedup=1.18;"
+           "threshold=1.08");
+    strcpy(results[1].lab, "lab7");
+    result_add(&results[1], "speed", 0, 2, 0, "not timed"); /* no metrics: not timed, no row */
+    bench_table(out, "Test GPU", results, 2);
+    fclose(out);
+    ck_assert_ptr_nonnull(strstr(text, "| lab6 | matmul_tiled | 2048 | 2.656 ms | 6469 GFLOP/s | 12% of FMA peak | "
+                                       "1.18x over naive matmul (3.136 ms) | 1.08x |"));
+    ck_assert_ptr_null(strstr(text, "| lab7 |"));
+    free(text);
+    result_free(&results[0]);
+    result_free(&results[1]);
+}
+END_TEST
+
+Suite *bench_suite(void)
+{
+    Suite *s = suite_create("bench");
+    TCase *tc = tcase_create("report");
+    tcase_add_test(tc, metrics_are_read_by_key);
+    tcase_add_test(tc, table_has_a_row_per_timed_lab);
+    suite_add_tcase(s, tc);
+    return s;
+}
