@@ -5,6 +5,8 @@
 #include "hostprog.h"
 #include "runlab.h"
 #include "sandbox.h"
+#include "sanitize.h"
+#include "technique.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,7 +64,8 @@ static void kernel_tests(struct grading *g, const struct grade_lab_spec *lab, ui
     char kernels_dir[PATH_MAX + 16], profiles_dir[PATH_MAX + 32];
     struct lab_job job = {.lab = lab, .kernel_path = kernel_path, .device = g->cli->device, .seed = seed,
                           .only_case = g->cli->only_case, .verbose = g->cli->verbose, .replay = replay,
-                          .quick = g->cli->quick, .kernels_dir = kernels_dir, .profiles_dir = profiles_dir};
+                          .quick = g->cli->quick, .kernels_dir = kernels_dir, .profiles_dir = profiles_dir,
+                          .sanitizer_run = g->cli->sanitizer_run, .technique_run = g->cli->technique_run};
     snprintf(kernels_dir, sizeof kernels_dir, "%s/kernels", g->root);
     snprintf(profiles_dir, sizeof profiles_dir, "%s/grader/profiles", g->root);
     snprintf(kernel_path, sizeof kernel_path, "%s/%s/%s", g->source_dir, lab->name, lab->kernel_file);
@@ -120,6 +123,53 @@ static void host_test(struct grading *g, const struct grade_lab_spec *lab, uint6
     hostprog_test(&job, result);
 }
 
+/* --sanitize: the lab's small cases under Oclgrind, as a test of its own that fails on any finding. */
+static void sanitizer_test(struct grading *g, const struct grade_lab_spec *lab, struct grade_lab_result *result)
+{
+    static char text[16384], reason[16500];
+    int found;
+    struct grade_test *test;
+    if (!sanitize_available()) {
+        test = result_add(result, "sanitizer", 0, 0, 1,
+                          "not run: Oclgrind is not installed (sudo apt-get install oclgrind)");
+        if (test)
+            test->informational = 1;
+        return;
+    }
+    found = sanitize_lab(g, lab, g->cli->only_case, text, sizeof text);
+    if (found < 0)
+        snprintf(reason, sizeof reason, "Oclgrind could not check the kernel: %s", text);
+    else if (found == 0)
+        snprintf(reason, sizeof reason, "Oclgrind found no data race, out-of-bounds access or uninitialised value");
+    else
+        snprintf(reason, sizeof reason, "Oclgrind found %d problem%s:\n%s", found, found == 1 ? "" : "s", text);
+    result_add(result, "sanitizer", 0, 0, found == 0, reason);
+}
+
+/* When a correctness or memory test failed, runs its first failing case under Oclgrind (if installed) and adds
+   what it found to the explanation: "data race on local memory at reduce.cl:14" says more than a wrong sum. */
+static void explain_failure(struct grading *g, const struct grade_lab_spec *lab, struct grade_lab_result *result)
+{
+    static char text[8192];
+    for (int t = 1; t < result->test_count && t < RUNLAB_TEST_COUNT; t++) {
+        struct grade_test *test = &result->tests[t];
+        const char *at = test->reason ? strstr(test->reason, "\ncase ") : NULL;
+        long the_case;
+        char *longer;
+        if (test->passed || !at || sscanf(at, "\ncase %ld", &the_case) != 1 || !sanitize_available())
+            continue;
+        if (sanitize_lab(g, lab, the_case, text, sizeof text) <= 0)
+            return;
+        longer = malloc(strlen(test->reason) + strlen(text) + 64);
+        if (!longer)
+            return;
+        sprintf(longer, "%s\nOclgrind on case %ld:\n%s", test->reason, the_case, text);
+        free(test->reason);
+        test->reason = longer;
+        return;
+    }
+}
+
 /* Grades one lab into result; returns 2 on a set-up error, else 0. */
 static int grade_lab(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed,
                      struct grade_lab_result *result)
@@ -137,6 +187,14 @@ static int grade_lab(struct grading *g, const struct grade_lab_spec *lab, uint64
     kernel_tests(g, lab, seed, result);
     if (result->setup_error)
         return 2;
+    if (g->cli->sanitizer_run)
+        return 0;
+    if (g->cli->sanitize)
+        sanitizer_test(g, lab, result);
+    else
+        explain_failure(g, lab, result);
+    if (!g->cli->quick && g->cli->only_case < 0 && lab->technique.kind != TECHNIQUE_NONE)
+        technique_test(g, lab, result);
     if (g->cli->only_case < 0)
         host_test(g, lab, seed, result);
     return 0;

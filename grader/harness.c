@@ -41,10 +41,11 @@ static float guard_value(int buffer)
     return f;
 }
 
-static cl_int make_guarded(const struct clk_env *env, const struct grade_launch *launch, int i, struct guarded *g)
+static cl_int make_guarded(const struct clk_env *env, const struct grade_launch *launch, int i, int guarded,
+                           struct guarded *g)
 {
     cl_int status = CL_SUCCESS;
-    size_t guard = guard_elements(env, launch, launch->counts[i]);
+    size_t guard = guarded ? guard_elements(env, launch, launch->counts[i]) : 0;
     size_t total = 2 * guard + launch->counts[i];
     cl_buffer_region region = {guard * sizeof(float), launch->counts[i] * sizeof(float)};
     g->guard = guard;
@@ -139,7 +140,7 @@ static void judge_values(const struct grade_family *family, struct grade_launch 
 }
 
 int harness_run_case(const struct clk_env *env, cl_kernel kernel, const struct grade_family *family,
-                     struct grade_launch *launch, struct case_verdict *verdict)
+                     struct grade_launch *launch, int guarded, struct case_verdict *verdict)
 {
     struct guarded g[GRADE_MAX_BUFFERS];
     cl_int status = CL_SUCCESS;
@@ -148,7 +149,7 @@ int harness_run_case(const struct clk_env *env, cl_kernel kernel, const struct g
     memset(verdict, 0, sizeof *verdict);
     verdict->memory_ok = 1;
     for (int i = 0; i < launch->buffer_count && status == CL_SUCCESS; i++)
-        status = make_guarded(env, launch, i, &g[i]);
+        status = make_guarded(env, launch, i, guarded, &g[i]);
     cl_mem views[GRADE_MAX_BUFFERS] = {NULL, NULL, NULL};
     for (int i = 0; i < launch->buffer_count; i++)
         views[i] = g[i].view;

@@ -18,8 +18,9 @@ struct case_verdict {
 /* Sets kernel's arguments in the contract's order: the buffers, the __local array if any, then the ints. */
 cl_int harness_bind(cl_kernel kernel, const struct grade_launch *launch, const cl_mem *buffers);
 
-/* Runs kernel on launch's data in guarded sub-buffers and fills verdict; returns 0, or -1 on a host-side failure. */
+/* Runs kernel on launch's data in sub-buffers between guard bands (none when guarded is 0, so that a
+   simulator sees each buffer's true end) and fills verdict; returns 0, or -1 on a host-side failure. */
 int harness_run_case(const struct clk_env *env, cl_kernel kernel, const struct grade_family *family,
-                     struct grade_launch *launch, struct case_verdict *verdict);
+                     struct grade_launch *launch, int guarded, struct case_verdict *verdict);
 
 #endif

@@ -71,6 +71,19 @@ struct grade_perf {
     const char *handout;         /* the HANDOUT.md section that explains the optimisation */
 };
 
+/* What a technique check measures with Oclgrind's instruction counts, on one fixed case. */
+enum grade_technique_kind {
+    TECHNIQUE_NONE,
+    TECHNIQUE_GROUP_PARTIALS, /* lab 4: local memory used, one global store per work-group */
+    TECHNIQUE_TILE_REUSE,     /* lab 6: global loads per output element within about 2K/TILE */
+    TECHNIQUE_LOCAL_STAGING   /* lab 7: every element passes through local memory */
+};
+
+struct grade_technique {
+    enum grade_technique_kind kind;
+    struct grade_case shape; /* the fixed case, exact data */
+};
+
 struct grade_points {
     double build, exact, real, memory, host;
 };
@@ -88,6 +101,7 @@ struct grade_lab_spec {
     const char *host_size;   /* --size for the host-program test */
     struct grade_points points;
     struct grade_perf perf;
+    struct grade_technique technique;
 };
 
 /* Returns the spec of lab name ("lab1" ... "lab7"), or NULL. */

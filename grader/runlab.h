@@ -18,6 +18,8 @@ struct lab_job {
     const char *kernels_dir;  /* the baselines and probes */
     const char *profiles_dir; /* the device profiles */
     int calibrate_runs;       /* --calibrate: how many timings make a threshold */
+    int sanitizer_run;        /* inside Oclgrind: small exact cases only, no guard bands */
+    int technique_run;        /* inside Oclgrind: only the lab's fixed technique case */
 };
 
 /* The names of the correctness tests, in the order the child reports them. */

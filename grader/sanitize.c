@@ -41,27 +41,36 @@ static const char *hint_for(const char *kind)
     return "see the Oclgrind documentation";
 }
 
-/* "Read-write data race at local memory address 0x..." -> "read-write data race on local memory". */
+/* "Read-write data race at local memory address 0x..." -> "Read-write data race on local memory";
+   "Uninitialized value written to local memory address 0x..." -> "... written to local memory". */
 static void kind_of(const char *line, char *kind, size_t size)
 {
     const char *at = strstr(line, " at ");
     const char *address = strstr(line, " address");
-    int length = at ? (int)(at - line) : (int)strcspn(line, "\n");
+    int line_length = (int)strcspn(line, "\n");
     if (at && address && address > at)
-        snprintf(kind, size, "%.*s on%.*s", length, line, (int)(address - at - 3), at + 3);
+        snprintf(kind, size, "%.*s on%.*s", (int)(at - line), line, (int)(address - at - 3), at + 3);
+    else if (address)
+        snprintf(kind, size, "%.*s", (int)(address - line), line);
     else
-        snprintf(kind, size, "%.*s", length, line);
+        snprintf(kind, size, "%.*s", line_length, line);
 }
 
 static void read_details(const char *block, struct problem *p)
 {
     const char *kernel = strstr(block, "\tKernel: ");
     const char *entity = strstr(block, "Entity: ");
+    const char *first = strstr(block, "First entity: ");
     const char *line = strstr(block, "\tAt line ");
     if (kernel)
         sscanf(kernel, "\tKernel: %63s", p->kernel);
-    if (entity)
-        snprintf(p->entity, sizeof p->entity, "%.*s", (int)strcspn(entity + 8, "\n"), entity + 8);
+    if (first)
+        entity = first + 6;
+    if (entity) {
+        entity += 8;
+        entity += strspn(entity, " ");
+        snprintf(p->entity, sizeof p->entity, "%.*s", (int)strcspn(entity, "\n"), entity);
+    }
     if (line) {
         int number = 0;
         const char *of = strstr(line, " of ");
@@ -81,6 +90,17 @@ static int add_problem(struct problem *problems, int count, const struct problem
     if (count < MAX_PROBLEMS)
         problems[count++] = *p;
     return count;
+}
+
+/* Races and bad accesses first: an uninitialised value is often only their consequence. */
+static int importance(const struct problem *p)
+{
+    return strstr(p->kind, "race") ? 0 : strstr(p->kind, "Invalid") ? 1 : 2;
+}
+
+static int by_importance(const void *a, const void *b)
+{
+    return importance(a) - importance(b);
 }
 
 int sanitize_parse(const char *log, char *text, size_t size)
@@ -103,6 +123,7 @@ int sanitize_parse(const char *log, char *text, size_t size)
         }
         p = end ? end + 2 : NULL;
     }
+    qsort(problems, (size_t)count, sizeof problems[0], by_importance);
     for (int i = 0; i < count && used < size; i++)
         used += (size_t)snprintf(text + used, size - used, "%s%s in %s at %s (first by %s, %d time%s): %s",
                                  i ? "\n" : "", problems[i].kind, problems[i].kernel[0] ? problems[i].kernel : "?",
@@ -112,24 +133,28 @@ int sanitize_parse(const char *log, char *text, size_t size)
     return count;
 }
 
-/* The command that grades lab again, inside Oclgrind, on its small cases without guard bands
-   (so that Oclgrind sees each buffer's true end). */
-static int build_argv(const struct grading *g, const struct grade_lab_spec *lab, long only_case, char **argv,
-                      char *strings, size_t size)
+/* The command that grades lab again inside Oclgrind (with its flags), with mode for the inner grader:
+   --sanitizer-run (small cases, no guard bands) or --technique-run (the lab's fixed technique case). */
+static int build_argv(const struct grading *g, const struct grade_lab_spec *lab, const char *oclgrind_flag,
+                      const char *mode, long only_case, char **argv, char *strings)
 {
     char *log = strings, *self = strings + 256, *seed = strings + 4352, *timeout = seed + 32, *the_case = seed + 64;
     ssize_t length = readlink("/proc/self/exe", self, 4000);
     int argc = 0;
-    if (length <= 0 || size < 4500)
+    if (length <= 0)
         return -1;
     self[length] = '\0';
     snprintf(log, 256, "%s/%s-oclgrind.log", g->scratch, lab->name);
     snprintf(seed, 32, "%llu", (unsigned long long)g->seed);
     snprintf(timeout, 32, "%d", g->cli->timeout_s);
     snprintf(the_case, 32, "%ld", only_case);
-    argv[argc++] = "oclgrind", argv[argc++] = "--data-races", argv[argc++] = "--uninitialized";
+    argv[argc++] = "oclgrind";
+    if (strcmp(oclgrind_flag, "--inst-counts") == 0)
+        argv[argc++] = "--inst-counts";
+    else
+        argv[argc++] = "--data-races", argv[argc++] = "--uninitialized";
     argv[argc++] = "--log", argv[argc++] = log, argv[argc++] = self;
-    argv[argc++] = "--device", argv[argc++] = "oclgrind", argv[argc++] = "--quick", argv[argc++] = "--sanitizer-run";
+    argv[argc++] = "--device", argv[argc++] = "oclgrind", argv[argc++] = "--quick", argv[argc++] = (char *)mode;
     argv[argc++] = "--seed", argv[argc++] = seed, argv[argc++] = "--timeout", argv[argc++] = timeout;
     if (g->submission)
         argv[argc++] = "--submission", argv[argc++] = (char *)g->source_dir;
@@ -142,30 +167,50 @@ static int build_argv(const struct grading *g, const struct grade_lab_spec *lab,
     return 0;
 }
 
-int sanitize_lab(struct grading *g, const struct grade_lab_spec *lab, long only_case, char *text, size_t size)
+char *sanitize_exec(struct grading *g, const struct grade_lab_spec *lab, const char *oclgrind_flag, const char *mode,
+                    long only_case, char *why, size_t size)
 {
     static char strings[4608];
     char *argv[32], *log;
     struct sandbox_outcome outcome;
-    int found;
-    if (build_argv(g, lab, only_case, argv, strings, sizeof strings) != 0) {
-        snprintf(text, size, "cannot find the grader's own program to run under Oclgrind");
-        return -1;
+    int limit = 4 * g->cli->timeout_s + 30;
+    if (build_argv(g, lab, oclgrind_flag, mode, only_case, argv, strings) != 0) {
+        snprintf(why, size, "cannot find the grader's own program to run under Oclgrind");
+        return NULL;
     }
     unlink(strings);
-    sandbox_exec(argv, 4 * g->cli->timeout_s + 30, 1 << 20, &outcome);
+    sandbox_exec(argv, limit, 1 << 20, &outcome);
     if (outcome.end != SANDBOX_EXITED || outcome.code == 2 || outcome.code == 127) {
         char how[256];
-        sandbox_describe(&outcome, 4 * g->cli->timeout_s + 30, how, sizeof how);
-        snprintf(text, size, "Oclgrind %s; its output ends with:\n%s", how,
+        sandbox_describe(&outcome, limit, how, sizeof how);
+        snprintf(why, size, "Oclgrind %s; its output ends with:\n%s", how,
                  outcome.output && outcome.output_length > 2000 ? outcome.output + outcome.output_length - 2000
                                                                 : (outcome.output ? outcome.output : ""));
         sandbox_outcome_free(&outcome);
-        return -1;
+        return NULL;
+    }
+    log = clk_file_exists(strings) ? clk_read_text(strings, NULL) : NULL;
+    /* Diagnostics go to the log; the instruction counts to the program's own output: keep both. */
+    if (log && outcome.output) {
+        char *both = malloc(strlen(log) + outcome.output_length + 2);
+        if (both)
+            sprintf(both, "%s\n%s", log, outcome.output);
+        free(log);
+        log = both;
+    } else if (!log && outcome.output) {
+        log = strdup(outcome.output);
     }
     sandbox_outcome_free(&outcome);
-    log = clk_file_exists(strings) ? clk_read_text(strings, NULL) : NULL;
-    found = sanitize_parse(log ? log : "", text, size);
+    return log ? log : strdup("");
+}
+
+int sanitize_lab(struct grading *g, const struct grade_lab_spec *lab, long only_case, char *text, size_t size)
+{
+    char *log = sanitize_exec(g, lab, "--data-races", "--sanitizer-run", only_case, text, size);
+    int found;
+    if (!log)
+        return -1;
+    found = sanitize_parse(log, text, size);
     free(log);
     return found;
 }

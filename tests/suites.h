@@ -25,6 +25,8 @@ Suite *calibrate_suite(void);
 Suite *perf_suite(void);
 Suite *export_suite(void);
 Suite *bench_suite(void);
+Suite *sanitize_suite(void);
+Suite *technique_suite(void);
 Suite *batch_suite(void);
 Suite *release_suite(void);
 Suite *workflows_suite(void);

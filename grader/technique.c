@@ -1,0 +1,109 @@
+#include "technique.h"
+
+#include "runlab.h"
+#include "sanitize.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TECHNIQUE_POINTS 2.0
+/* Tiled loads may exceed 2K/TILE a little (edge tiles, an extra bounds load); a naive kernel needs TILE times more. */
+#define TILE_MARGIN 1.25
+
+int technique_parse(const char *log, const char *kernel, struct technique_counts *counts)
+{
+    char header[160];
+    const char *p;
+    memset(counts, 0, sizeof *counts);
+    snprintf(header, sizeof header, "Instructions executed for kernel '%s':", kernel);
+    if (!(p = strstr(log, header)))
+        return -1;
+    for (p = strchr(p, '\n'); p && p[1] == ' ';) {
+        double count = 0;
+        char what[64] = "";
+        const char *line = p + 1;
+        if (sscanf(line, " %lf - %63[^(\n]", &count, what) == 2) {
+            if (!strncmp(what, "load global", 11))
+                counts->global_loads += count;
+            else if (!strncmp(what, "store global", 12))
+                counts->global_stores += count;
+            else if (!strncmp(what, "load local", 10))
+                counts->local_loads += count;
+            else if (!strncmp(what, "store local", 11))
+                counts->local_stores += count;
+        }
+        p = strchr(line, '\n');
+    }
+    return 0;
+}
+
+int technique_judge(const struct grade_lab_spec *lab, const struct technique_counts *c, char *text, size_t size)
+{
+    const struct grade_case *s = &lab->technique.shape;
+    switch (lab->technique.kind) {
+    case TECHNIQUE_GROUP_PARTIALS: {
+        double items = (double)s->groups * s->local[0];
+        snprintf(text, size, "global stores: %.0f for %zu work-groups (naive dot: %.0f, one per work-item); "
+                 "local memory: %.0f stores, %.0f loads",
+                 c->global_stores, s->groups, items, c->local_stores, c->local_loads);
+        return c->global_stores == (double)s->groups && c->local_stores > 0 && c->local_loads > 0;
+    }
+    case TECHNIQUE_TILE_REUSE: {
+        double outputs = (double)s->dims[0] * s->dims[1], K = (double)s->dims[2];
+        double per_output = c->global_loads / outputs, budget = TILE_MARGIN * 2.0 * K / s->tile;
+        snprintf(text, size, "global loads: %.2f per output element (naive: %.0f, budget: <= %.1f for %zux%zux%zu "
+                 "with TILE %d)",
+                 per_output, 2.0 * K, budget, s->dims[0], s->dims[1], s->dims[2], s->tile);
+        return per_output <= budget;
+    }
+    case TECHNIQUE_LOCAL_STAGING: {
+        double elements = (double)s->dims[0] * s->dims[1];
+        snprintf(text, size, "local memory: %.0f stores and %.0f loads for %.0f elements (naive: 0; staged: at "
+                 "least one of each per element)",
+                 c->local_stores, c->local_loads, elements);
+        return c->local_stores >= elements && c->local_loads >= elements;
+    }
+    default:
+        snprintf(text, size, "no technique check for this lab");
+        return 1;
+    }
+}
+
+void technique_test(struct grading *g, const struct grade_lab_spec *lab, struct grade_lab_result *result)
+{
+    static char why[8192], text[1024];
+    struct technique_counts counts;
+    struct grade_test *test;
+    char *log;
+    int passed;
+    for (int t = 1; t < result->test_count && t < RUNLAB_TEST_COUNT; t++)
+        if (!result->tests[t].passed) {
+            result_add(result, "technique", 0, TECHNIQUE_POINTS, 0,
+                       "not measured: the kernel must pass every correctness case first");
+            return;
+        }
+    if (!sanitize_available()) {
+        test = result_add(result, "technique", 0, 0, 1, "not run: Oclgrind is not installed (sudo apt-get install "
+                                                        "oclgrind), and the counts come from it");
+        if (test)
+            test->informational = 1;
+        return;
+    }
+    if (!(log = sanitize_exec(g, lab, "--inst-counts", "--technique-run", -1, why, sizeof why))) {
+        result_add(result, "technique", 0, TECHNIQUE_POINTS, 0, why);
+        return;
+    }
+    if (technique_parse(log, lab->kernel_name, &counts) != 0) {
+        result_add(result, "technique", 0, TECHNIQUE_POINTS, 0,
+                   "not measured: Oclgrind counted no instruction of the kernel (does it build and run?)");
+        free(log);
+        return;
+    }
+    passed = technique_judge(lab, &counts, text, sizeof text);
+    if (!passed)
+        snprintf(text + strlen(text), sizeof text - strlen(text), "\nsee %s for the technique this test counts",
+                 lab->perf.handout);
+    result_add(result, "technique", passed ? TECHNIQUE_POINTS : 0, TECHNIQUE_POINTS, passed, text);
+    free(log);
+}

@@ -1,0 +1,115 @@
+#include "suites.h"
+
+#include "sanitize.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A log as Oclgrind 21.10 writes it, trimmed: one race found twice, one uninitialised value. */
+static const char *log_text =
+    "Read-write data race at local memory address 0x1000000000004\n"
+    "\tKernel: dot_local\n"
+    "\t\n"
+    "\tFirst entity:  Global(1,0,0) Local(1,0,0) Group(0,0,0)\n"
+    "\t  store float %sum.0, float addrspace(3)* %arrayidx10, align 4\n"
+    "\tAt line 9 (column 18) of labs/lab4/reduce.cl:\n"
+    "\t  scratch[lid] = sum;\n"
+    "\n"
+    "Read-write data race at local memory address 0x1000000000008\n"
+    "\tKernel: dot_local\n"
+    "\t\n"
+    "\tFirst entity:  Global(2,0,0) Local(2,0,0) Group(0,0,0)\n"
+    "\tAt line 9 (column 18) of labs/lab4/reduce.cl:\n"
+    "\n"
+    "Uninitialized value written to global memory address 0x3000000001000\n"
+    "\tKernel: dot_local\n"
+    "\tEntity: Global(0,0,0) Local(0,0,0) Group(0,0,0)\n"
+    "\tAt line 15 (column 34) of labs/lab4/reduce.cl:\n"
+    "\n";
+
+START_TEST(parses_and_groups_findings)
+{
+    char text[4096];
+    ck_assert_int_eq(sanitize_parse(log_text, text, sizeof text), 2);
+    ck_assert_ptr_nonnull(strstr(text, "Read-write data race on local memory in dot_local at labs/lab4/reduce.cl:9 "
+                                       "(first by Global(1,0,0) Local(1,0,0) Group(0,0,0), 2 times)"));
+    ck_assert_ptr_nonnull(strstr(text, "without a barrier"));
+    ck_assert_ptr_nonnull(strstr(text, "Uninitialized value written to global memory in dot_local at "
+                                       "labs/lab4/reduce.cl:15"));
+    /* The race comes first: the uninitialised value is its consequence. */
+    ck_assert_ptr_lt(strstr(text, "race"), strstr(text, "Uninitialized"));
+}
+END_TEST
+
+START_TEST(empty_log_has_no_findings)
+{
+    char text[64];
+    ck_assert_int_eq(sanitize_parse("", text, sizeof text), 0);
+    ck_assert_str_eq(text, "");
+}
+END_TEST
+
+static const struct {
+    const char *arguments;
+    int status;
+    const char *expected;
+} runs[] = {
+    {"--submission tests/fixtures/lab4/no-barrier lab4", 1,
+     "Read-write data race on local memory in dot_local at tests/fixtures/lab4/no-barrier/lab4/reduce.cl:"},
+    {"--submission tests/fixtures/lab7/write-out-of-bounds lab7", 1,
+     "Invalid write of size 4 on global memory in transpose at "
+     "tests/fixtures/lab7/write-out-of-bounds/lab7/transpose.cl:17"},
+};
+
+START_TEST(fixture_findings_are_deterministic)
+{
+    /* The same finding, at the same line, five runs out of five. */
+    for (int run = 0; run < 5; run++) {
+        char command[512], *output;
+        int status;
+        snprintf(command, sizeof command, "NO_COLOR=1 ./grade --quick --sanitize %s 2>&1", runs[_i].arguments);
+        status = run_in_kit(command, 240, &output);
+        ck_assert_msg(status == runs[_i].status && strstr(output, runs[_i].expected), "run %d: status %d\n%s", run,
+                      status, output);
+        free(output);
+    }
+}
+END_TEST
+
+START_TEST(solutions_have_no_findings)
+{
+    char *output;
+    int status = run_in_kit("NO_COLOR=1 ./grade --quick --sanitize --solutions all 2>&1", 600, &output);
+    ck_assert_msg(status == 0, "status %d\n%s", status, output);
+    ck_assert_ptr_null(strstr(output, "Oclgrind found 1"));
+    ck_assert_ptr_null(strstr(output, "not run: Oclgrind is not installed"));
+    free(output);
+}
+END_TEST
+
+START_TEST(failure_is_explained_by_oclgrind)
+{
+    /* Without --sanitize, a failing case is re-run under Oclgrind and its findings join the reason. */
+    char *output;
+    int status = run_in_kit("NO_COLOR=1 ./grade --quick --submission tests/fixtures/lab4/no-barrier lab4 2>&1", 240,
+                            &output);
+    ck_assert_msg(status == 1 && strstr(output, "Oclgrind on case ") && strstr(output, "data race on local memory"),
+                  "status %d\n%s", status, output);
+    free(output);
+}
+END_TEST
+
+Suite *sanitize_suite(void)
+{
+    Suite *s = suite_create("sanitize");
+    TCase *unit = tcase_create("log"), *end_to_end = tcase_create("oclgrind");
+    tcase_add_test(unit, parses_and_groups_findings);
+    tcase_add_test(unit, empty_log_has_no_findings);
+    tcase_set_timeout(end_to_end, 900);
+    tcase_add_loop_test(end_to_end, fixture_findings_are_deterministic, 0, 2);
+    tcase_add_test(end_to_end, solutions_have_no_findings);
+    tcase_add_test(end_to_end, failure_is_explained_by_oclgrind);
+    suite_add_tcase(s, unit);
+    suite_add_tcase(s, end_to_end);
+    return s;
+}
