@@ -64,6 +64,14 @@ $(GRADER): $(GRADER_OBJ) $(LIB)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
 
+# The coalescing plugin for Oclgrind, built where liboclgrind-dev is installed (Oclgrind is built without RTTI).
+PLUGIN := $(if $(wildcard /usr/include/oclgrind/Plugin.h),build/grader/oclgrind/libclkit-coalesce.so)
+$(GRADER): | $(PLUGIN)
+build/grader/oclgrind/libclkit-coalesce.so: grader/oclgrind/coalesce.cpp
+	@mkdir -p $(@D)
+	@echo "  CXX     $<"
+	$(Q)$(CXX) -std=c++17 -O2 -fPIC -fno-rtti -shared -Wall -Wextra -Werror $< -loclgrind -o $@
+
 # The grader builds a submitted host program with the kit's own flags:
 #   make submission-host SUB_SRC=dir/lab4/host.c SUB_OUT=/tmp/x/lab4/host
 submission-host: $(LIB)
@@ -88,7 +96,7 @@ setup:
 	$$sudo apt-get update && $$sudo apt-get install -y $$missing
 
 # The kit's own tests: one Check runner over every tests/check_*.c, linked with common/ and the grader.
-TEST_OBJ    := $(patsubst %.c,build/%.o,$(wildcard tests/*.c))
+TEST_OBJ    := $(patsubst %.c,build/%.o,$(filter-out tests/stride_probe.c,$(wildcard tests/*.c)))
 TEST_RUNNER := build/tests/run_tests
 GRADER_LIB_OBJ := $(filter-out build/grader/main.o,$(GRADER_OBJ))
 
@@ -103,7 +111,11 @@ $(TEST_RUNNER): $(TEST_OBJ) $(GRADER_LIB_OBJ) $(LIB)
 	$(Q)$(CC) $(CFLAGS) $^ $(shell pkg-config --libs check 2>/dev/null || echo -lcheck) $(LDLIBS) -o $@
 
 ifneq ($(wildcard tests/run_tests.c),)
-check: all $(TEST_RUNNER)
+build/tests/stride_probe: build/tests/stride_probe.o $(LIB)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
+
+check: all $(TEST_RUNNER) build/tests/stride_probe
 	$(TEST_RUNNER)
 else
 check:

@@ -70,7 +70,7 @@ static const struct grade_lab_spec lab_table[] = {
      COUNT(matmul_shapes), NULL, 0, "129x65x33", {0, 4, 2, 2, 2},
      {"matmul_naive.cl", "matmul_swapped", &grade_family_matmul_swapped, "the swapped mapping", GRADE_SIZE_MATMUL,
       16, 0, "HANDOUT.md#lab-5-naive-matrix-multiply-and-coalescing"},
-     {TECHNIQUE_NONE, {.dims = {0}}}},
+     {TECHNIQUE_COALESCING, {.dims = {64, 64, 16}, .local = {16}}}},
     {"lab6", "tiled matmul", "matmul_tiled.cl", "matmul_tiled", &grade_family_matmul, matmul_shapes,
      COUNT(matmul_shapes), tiles, 0, "129x65x33", {0, 4, 2, 2, 2},
      {"matmul_naive.cl", "matmul_naive", &grade_family_matmul, "naive matmul", GRADE_SIZE_MATMUL, 16, 0,

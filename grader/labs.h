@@ -76,7 +76,8 @@ enum grade_technique_kind {
     TECHNIQUE_NONE,
     TECHNIQUE_GROUP_PARTIALS, /* lab 4: local memory used, one global store per work-group */
     TECHNIQUE_TILE_REUSE,     /* lab 6: global loads per output element within about 2K/TILE */
-    TECHNIQUE_LOCAL_STAGING   /* lab 7: every element passes through local memory */
+    TECHNIQUE_LOCAL_STAGING,  /* lab 7: every element passes through local memory */
+    TECHNIQUE_COALESCING      /* lab 5: few 128-byte segments per warp's access */
 };
 
 struct grade_technique {

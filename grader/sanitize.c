@@ -139,6 +139,7 @@ static int build_argv(const struct grading *g, const struct grade_lab_spec *lab,
                       const char *mode, long only_case, char **argv, char *strings)
 {
     char *log = strings, *self = strings + 256, *seed = strings + 4352, *timeout = seed + 32, *the_case = seed + 64;
+    char *plugin = strings + 4608;
     ssize_t length = readlink("/proc/self/exe", self, 4000);
     int argc = 0;
     if (length <= 0)
@@ -149,9 +150,13 @@ static int build_argv(const struct grading *g, const struct grade_lab_spec *lab,
     snprintf(timeout, 32, "%d", g->cli->timeout_s);
     snprintf(the_case, 32, "%ld", only_case);
     argv[argc++] = "oclgrind";
-    if (strcmp(oclgrind_flag, "--inst-counts") == 0)
+    if (strcmp(oclgrind_flag, "--inst-counts") == 0) {
         argv[argc++] = "--inst-counts";
-    else
+        /* The coalescing measure comes from the kit's own plugin, where it could be built. */
+        snprintf(plugin, 4200, "%s/build/grader/oclgrind/libclkit-coalesce.so", g->root);
+        if (clk_file_exists(plugin))
+            argv[argc++] = "--plugins", argv[argc++] = plugin;
+    } else
         argv[argc++] = "--data-races", argv[argc++] = "--uninitialized";
     argv[argc++] = "--log", argv[argc++] = log, argv[argc++] = self;
     argv[argc++] = "--device", argv[argc++] = "oclgrind", argv[argc++] = "--quick", argv[argc++] = (char *)mode;
@@ -170,7 +175,7 @@ static int build_argv(const struct grading *g, const struct grade_lab_spec *lab,
 char *sanitize_exec(struct grading *g, const struct grade_lab_spec *lab, const char *oclgrind_flag, const char *mode,
                     long only_case, char *why, size_t size)
 {
-    static char strings[4608];
+    static char strings[4608 + 4200];
     char *argv[32], *log;
     struct sandbox_outcome outcome;
     int limit = 4 * g->cli->timeout_s + 30;
