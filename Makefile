@@ -15,7 +15,7 @@ else
 Q := @
 endif
 
-PACKAGES    := gcc make ocl-icd-opencl-dev opencl-headers pocl-opencl-icd check pkg-config libcjson-dev libxml2-utils python3-yaml oclgrind
+PACKAGES    := gcc g++ make ocl-icd-opencl-dev opencl-headers pocl-opencl-icd check pkg-config libcjson-dev libxml2-utils python3-yaml oclgrind liboclgrind-dev
 LABS        := lab1 lab2 lab3 lab4 lab5 lab6 lab7
 COMMON_OBJ  := $(patsubst %.c,build/%.o,$(wildcard common/*.c))
 LIB         := build/libclkit.a

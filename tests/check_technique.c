@@ -63,6 +63,8 @@ static const struct {
     {"lab7", "--solutions", "local memory: 3072 stores and 3072 loads", 1},
     {"lab7", "--submission tests/fixtures/lab7/naive-in-tiled", "local memory: 0 stores and 0 loads", 0},
     {"lab4", "--solutions", "global stores: 16 for 16 work-groups", 1},
+    {"lab5", "--solutions", "reads 1.0, writes 2.0", 1},
+    {"lab5", "--submission tests/fixtures/lab5/swapped-mapping", "reads 4.5, writes 16.0", 0},
 };
 
 START_TEST(technique_verdicts_are_deterministic)
@@ -72,7 +74,8 @@ START_TEST(technique_verdicts_are_deterministic)
         char command[512], *output, text[512];
         struct technique_counts counts;
         snprintf(command, sizeof command,
-                 "oclgrind --inst-counts build/grader/grade --device oclgrind --quick --technique-run --seed %d %s %s",
+                 "oclgrind --inst-counts --plugins build/grader/oclgrind/libclkit-coalesce.so build/grader/grade "
+                 "--device oclgrind --quick --technique-run --seed %d %s %s",
                  run, runs[_i].source, runs[_i].lab);
         run_in_kit(command, 120, &output);
         ck_assert_msg(technique_parse(output, lab->kernel_name, &counts) == 0, "no counts:\n%s", output);
@@ -80,6 +83,33 @@ START_TEST(technique_verdicts_are_deterministic)
         ck_assert_msg(strstr(text, runs[_i].figure), "run %d: %s", run, text);
         free(output);
     }
+}
+END_TEST
+
+START_TEST(plugin_counts_known_strides)
+{
+    /* One warp reading floats 1, 2 and 32 apart, and all from one address: 1, 2, 32 and 1 segments. */
+    const char *kernels[] = {"stride_1", "stride_2", "stride_32", "same_address"};
+    const int expected[] = {1, 2, 32, 1};
+    char *output;
+    int status = run_in_kit("oclgrind --plugins build/grader/oclgrind/libclkit-coalesce.so build/tests/stride_probe",
+                            60, &output);
+    ck_assert_msg(status == 0, "%s", output);
+    for (int k = 0; k < 4; k++) {
+        char name[32];
+        const char *line;
+        int requests = 0, transactions = 0, stores = 0;
+        snprintf(name, sizeof name, "%s\n", kernels[k]);
+        line = strstr(output, name);
+        ck_assert_msg(line && (line = strstr(line, "clkit-coalescing ")), "no line for %s:\n%s", kernels[k], output);
+        sscanf(line, "clkit-coalescing load_requests=%d load_transactions=%d store_requests=%*d store_transactions=%d",
+               &requests, &transactions, &stores);
+        ck_assert_int_eq(requests, 1);
+        ck_assert_msg(transactions == expected[k], "%s: %d transactions, expected %d", kernels[k], transactions,
+                      expected[k]);
+        ck_assert_int_eq(stores, 1); /* out[i]: consecutive writes */
+    }
+    free(output);
 }
 END_TEST
 
@@ -102,7 +132,8 @@ Suite *technique_suite(void)
     tcase_add_test(unit, tile_reuse_budget);
     tcase_add_test(unit, group_partials_and_staging);
     tcase_set_timeout(end_to_end, 1200);
-    tcase_add_loop_test(end_to_end, technique_verdicts_are_deterministic, 0, 5);
+    tcase_add_loop_test(end_to_end, technique_verdicts_are_deterministic, 0, 7);
+    tcase_add_test(end_to_end, plugin_counts_known_strides);
     tcase_add_test(end_to_end, report_shows_the_figure);
     suite_add_tcase(s, unit);
     suite_add_tcase(s, end_to_end);
