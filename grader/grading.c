@@ -136,7 +136,7 @@ static void sanitizer_test(struct grading *g, const struct grade_lab_spec *lab, 
             test->informational = 1;
         return;
     }
-    found = sanitize_lab(g, lab, g->cli->only_case, text, sizeof text);
+    found = sanitize_lab(g, lab, g->cli->only_case, 4 * g->cli->timeout_s + 30, text, sizeof text);
     if (found < 0)
         snprintf(reason, sizeof reason, "Oclgrind could not check the kernel: %s", text);
     else if (found == 0)
@@ -158,7 +158,8 @@ static void explain_failure(struct grading *g, const struct grade_lab_spec *lab,
         char *longer;
         if (test->passed || !at || sscanf(at, "\ncase %ld", &the_case) != 1 || !sanitize_available())
             continue;
-        if (sanitize_lab(g, lab, the_case, text, sizeof text) <= 0)
+        /* A simulated work-item is slow: an explanation that takes longer than this is not worth the wait. */
+        if (sanitize_lab(g, lab, the_case, 20, text, sizeof text) <= 0)
             return;
         longer = malloc(strlen(test->reason) + strlen(text) + 64);
         if (!longer)

@@ -173,12 +173,11 @@ static int build_argv(const struct grading *g, const struct grade_lab_spec *lab,
 }
 
 char *sanitize_exec(struct grading *g, const struct grade_lab_spec *lab, const char *oclgrind_flag, const char *mode,
-                    long only_case, char *why, size_t size)
+                    long only_case, int limit, char *why, size_t size)
 {
     static char strings[4608 + 4200];
     char *argv[32], *log;
     struct sandbox_outcome outcome;
-    int limit = 4 * g->cli->timeout_s + 30;
     if (build_argv(g, lab, oclgrind_flag, mode, only_case, argv, strings) != 0) {
         snprintf(why, size, "cannot find the grader's own program to run under Oclgrind");
         return NULL;
@@ -209,9 +208,10 @@ char *sanitize_exec(struct grading *g, const struct grade_lab_spec *lab, const c
     return log ? log : strdup("");
 }
 
-int sanitize_lab(struct grading *g, const struct grade_lab_spec *lab, long only_case, char *text, size_t size)
+int sanitize_lab(struct grading *g, const struct grade_lab_spec *lab, long only_case, int limit, char *text,
+                 size_t size)
 {
-    char *log = sanitize_exec(g, lab, "--data-races", "--sanitizer-run", only_case, text, size);
+    char *log = sanitize_exec(g, lab, "--data-races", "--sanitizer-run", only_case, limit, text, size);
     int found;
     if (!log)
         return -1;

@@ -18,11 +18,12 @@ int sanitize_parse(const char *log, char *text, size_t size);
    or "--inst-counts") and the inner grader's mode ("--sanitizer-run" or "--technique-run"); returns
    Oclgrind's log (caller frees), or NULL with why. */
 char *sanitize_exec(struct grading *g, const struct grade_lab_spec *lab, const char *oclgrind_flag, const char *mode,
-                    long only_case, char *why, size_t size);
+                    long only_case, int limit, char *why, size_t size);
 
 /* Runs lab's small exact cases (or only case only_case, when >= 0) under Oclgrind with races, bounds and
-   uninitialised values checked; writes the findings to text and returns their number, or -1 when
-   Oclgrind could not run (why is in text). */
-int sanitize_lab(struct grading *g, const struct grade_lab_spec *lab, long only_case, char *text, size_t size);
+   uninitialised values checked, for at most limit seconds; writes the findings to text and returns their
+   number, or -1 when Oclgrind could not run (why is in text). */
+int sanitize_lab(struct grading *g, const struct grade_lab_spec *lab, long only_case, int limit, char *text,
+                 size_t size);
 
 #endif

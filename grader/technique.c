@@ -114,7 +114,8 @@ void technique_test(struct grading *g, const struct grade_lab_spec *lab, struct 
             test->informational = 1;
         return;
     }
-    if (!(log = sanitize_exec(g, lab, "--inst-counts", "--technique-run", -1, why, sizeof why))) {
+    if (!(log = sanitize_exec(g, lab, "--inst-counts", "--technique-run", -1, 2 * g->cli->timeout_s + 30, why,
+                              sizeof why))) {
         result_add(result, "technique", 0, TECHNIQUE_POINTS, 0, why);
         return;
     }

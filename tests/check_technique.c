@@ -63,6 +63,7 @@ static const struct {
     {"lab7", "--solutions", "local memory: 3072 stores and 3072 loads", 1},
     {"lab7", "--submission tests/fixtures/lab7/naive-in-tiled", "local memory: 0 stores and 0 loads", 0},
     {"lab4", "--solutions", "global stores: 16 for 16 work-groups", 1},
+    {"lab4", "--submission tests/fixtures/lab4/no-local-memory", "local memory: 0 stores, 0 loads", 0},
     {"lab5", "--solutions", "reads 1.0, writes 2.0", 1},
     {"lab5", "--submission tests/fixtures/lab5/swapped-mapping", "reads 4.5, writes 16.0", 0},
 };
@@ -132,7 +133,7 @@ Suite *technique_suite(void)
     tcase_add_test(unit, tile_reuse_budget);
     tcase_add_test(unit, group_partials_and_staging);
     tcase_set_timeout(end_to_end, 1200);
-    tcase_add_loop_test(end_to_end, technique_verdicts_are_deterministic, 0, 7);
+    tcase_add_loop_test(end_to_end, technique_verdicts_are_deterministic, 0, 8);
     tcase_add_test(end_to_end, plugin_counts_known_strides);
     tcase_add_test(end_to_end, report_shows_the_figure);
     suite_add_tcase(s, unit);
