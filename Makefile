@@ -9,6 +9,13 @@ CFLAGS  += -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -DCL_TARGET_OPENCL_V
 DEPFLAGS = -MMD -MP
 LDLIBS  := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lOpenCL -lcjson) -lm
 
+# CLBlast, where installed, gives the matmul benchmark a vendor reference (make CLBLAST=1 forces it).
+CLBLAST ?= $(if $(shell pkg-config --exists clblast 2>/dev/null && echo y),1)
+ifeq ($(CLBLAST),1)
+CFLAGS  += -DCLKIT_HAVE_CLBLAST
+LDLIBS  += -lclblast
+endif
+
 ifeq ($(V),1)
 Q :=
 else

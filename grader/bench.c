@@ -42,9 +42,13 @@ static void table_row(FILE *out, const struct grade_lab_spec *lab, const struct 
         snprintf(threshold, sizeof threshold, "informational");
     else if (lab->perf.baseline_file)
         snprintf(threshold, sizeof threshold, "%.2fx", bench_metric(m, "threshold"));
-    fprintf(out, "| %s | %s | %.0f | %.3f ms | %.0f %s | %.0f%% of %s | %s | %s |\n", lab->name, lab->kernel_name,
+    char vendor[64] = "";
+    if (bench_metric(m, "clblast_ms") > 0)
+        snprintf(vendor, sizeof vendor, "; %.0f%% of CLBlast SGEMM (%.3f ms)",
+                 100.0 * bench_metric(m, "clblast_ms") / bench_metric(m, "ms"), bench_metric(m, "clblast_ms"));
+    fprintf(out, "| %s | %s | %.0f | %.3f ms | %.0f %s | %.0f%% of %s%s | %s | %s |\n", lab->name, lab->kernel_name,
             bench_metric(m, "size"), bench_metric(m, "ms"), bench_metric(m, "rate"), unit_of(test),
-            100.0 * bench_metric(m, "fraction"), strcmp(unit_of(test), "GB/s") ? "FMA peak" : "copy", speedup,
+            100.0 * bench_metric(m, "fraction"), strcmp(unit_of(test), "GB/s") ? "FMA peak" : "copy", vendor, speedup,
             threshold);
 }
 
@@ -65,7 +69,8 @@ void bench_table(FILE *out, const char *device, const struct grade_lab_result *r
 
 static void write_csv(FILE *out, const char *device, const struct grade_lab_result *results, int count)
 {
-    fprintf(out, "device,lab,kernel,size,ms,rate,unit,peak,fraction,baseline,baseline_ms,speedup,threshold,scored\n");
+    fprintf(out, "device,lab,kernel,size,ms,rate,unit,peak,fraction,baseline,baseline_ms,speedup,threshold,scored,"
+                 "clblast_ms\n");
     for (int l = 0; l < count; l++) {
         const struct grade_lab_spec *lab = grade_find_lab(results[l].lab);
         const struct grade_test *test = perf_test(&results[l]);
@@ -73,11 +78,12 @@ static void write_csv(FILE *out, const char *device, const struct grade_lab_resu
         if (!test || !lab)
             continue;
         m = test->metrics;
-        fprintf(out, "\"%s\",%s,%s,%.0f,%.4f,%.2f,%s,%.2f,%.4f,%s,%.4f,%.3f,%.2f,%d\n", device, lab->name,
+        fprintf(out, "\"%s\",%s,%s,%.0f,%.4f,%.2f,%s,%.2f,%.4f,%s,%.4f,%.3f,%.2f,%d,%.4f\n", device, lab->name,
                 lab->kernel_name, bench_metric(m, "size"), bench_metric(m, "ms"), bench_metric(m, "rate"),
                 unit_of(test), bench_metric(m, "peak"), bench_metric(m, "fraction"),
                 lab->perf.baseline_kernel ? lab->perf.baseline_kernel : "", bench_metric(m, "baseline_ms"),
-                bench_metric(m, "speedup"), bench_metric(m, "threshold"), !test->informational);
+                bench_metric(m, "speedup"), bench_metric(m, "threshold"), !test->informational,
+                bench_metric(m, "clblast_ms"));
     }
 }
 

@@ -1,6 +1,7 @@
 #include "runlab.h"
 
 #include "calibrate.h"
+#include "clblast.h"
 #include "context.h"
 #include "harness.h"
 #include "perf.h"
@@ -373,9 +374,13 @@ static void time_student(const struct clk_env *env, const struct lab_job *job, c
         *passed = status == CL_SUCCESS && cmp.speedup >= rule->min_speedup;
         snprintf(metrics, metrics_size,
                  "size=%zu;ms=%.4f;rate=%.2f;unit=%s;peak=%.2f;fraction=%.4f;baseline_ms=%.4f;speedup=%.3f;"
-                 "threshold=%.2f",
+                 "threshold=%.2f;clblast_ms=%.4f",
                  c.dims[0], cmp.student_ms, r.rate, r.unit, r.peak, r.fraction, cmp.baseline_ms, cmp.speedup,
-                 rule->min_speedup);
+                 rule->min_speedup,
+                 job->lab->family->work_is_flops
+                     ? clblast_sgemm_ms(env, student->buffers[0], student->buffers[1], student->buffers[2], c.dims[0],
+                                        c.dims[1], c.dims[2])
+                     : 0.0);
         describe_speed(job, profile, rule, &cmp, &r, text, size);
     }
     append_advice(job, rule, *passed, text, size);
