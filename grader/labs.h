@@ -111,14 +111,15 @@ const struct grade_lab_spec *grade_find_lab(const char *name);
 /* Returns the number of labs and, through labs, the table of them. */
 size_t grade_all_labs(const struct grade_lab_spec **labs);
 
-/* Expands a lab's shapes into its cases (exact then real, every tile, every local size up to max_local). */
+/* Expands a lab's shapes into its cases (exact then real, every tile whose TILE x TILE work-group fits in
+   max_local, every local size up to max_local). */
 size_t grade_expand_cases(const struct grade_lab_spec *lab, size_t max_local, struct grade_case *cases, size_t max);
 
 /* Adds a buffer of count floats to launch; an input is filled from (seed, its index) with c's kind of data. */
 int grade_launch_add_buffer(struct grade_launch *launch, const char *name, size_t count, int is_output,
                             const struct grade_case *c, uint64_t seed);
 
-/* Fills c with lab's timing case at the sizes of profile (real data, no reference, TILE 16). */
+/* Fills c with lab's timing case at the sizes and TILE of profile (real data, no reference). */
 void grade_perf_case(const struct grade_lab_spec *lab, const struct profile *profile, struct grade_case *c);
 
 /* Returns the lab's number, 1 to 7, from its name. */

@@ -18,6 +18,7 @@ void profile_defaults(int is_gpu, struct profile *profile)
     profile->vector_n = is_gpu ? (size_t)1 << 26 : (size_t)1 << 22;
     profile->matmul_n = is_gpu ? 2048 : 256;
     profile->transpose_n = is_gpu ? 8192 : 2048;
+    profile->tile = 16;
     for (int lab = 1; lab < PROFILE_LABS; lab++) {
         profile->labs[lab].informational = 1;
         snprintf(profile->labs[lab].note, sizeof profile->labs[lab].note,
@@ -93,6 +94,13 @@ static int set_field(struct profile *profile, const char *key, const char *value
         return parse_size(value, &profile->matmul_n);
     if (strcmp(key, "size.transpose") == 0)
         return parse_size(value, &profile->transpose_n);
+    if (strcmp(key, "size.tile") == 0) {
+        size_t tile;
+        if (parse_size(value, &tile) != 0 || (tile != 8 && tile != 16 && tile != 32))
+            return -1;
+        profile->tile = (int)tile;
+        return 0;
+    }
     if (sscanf(key, "lab%d.%63s", &lab, field) == 2 && lab >= 1 && lab < PROFILE_LABS)
         return set_lab_field(&profile->labs[lab], field, value);
     return -1;

@@ -22,6 +22,7 @@ struct profile {
     size_t vector_n;  /* perf sizes */
     size_t matmul_n;
     size_t transpose_n;
+    int tile;         /* the TILE the tiled labs are timed with */
     struct perf_rule labs[PROFILE_LABS];
 };
 

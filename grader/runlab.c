@@ -97,9 +97,10 @@ static void release_built(struct built *b)
     }
 }
 
+/* The largest work-group every build of the kernel can launch here (at most 1024, a 32 x 32 tile). */
 static size_t max_local_size(const struct clk_env *env, const struct built *b)
 {
-    size_t limit = 256;
+    size_t limit = 1024;
     for (int i = 0; i < b->count; i++) {
         size_t size = limit;
         clGetKernelWorkGroupInfo(b->kernels[i], env->info.device, CL_KERNEL_WORK_GROUP_SIZE, sizeof size, &size, NULL);

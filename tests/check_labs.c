@@ -42,19 +42,22 @@ START_TEST(lab4_sweeps_local_sizes_within_the_device_limit)
 }
 END_TEST
 
-START_TEST(tiled_labs_use_tiles_of_8_and_16)
+START_TEST(tiled_labs_use_tiles_of_8_16_and_32)
 {
     static struct grade_case cases[MAX];
     const struct grade_lab_spec *lab = grade_find_lab("lab6");
-    size_t count = grade_expand_cases(lab, 256, cases, MAX);
-    int seen8 = 0, seen16 = 0;
-    ck_assert_uint_eq(count, 2 * lab->shape_count * 2);
+    size_t count = grade_expand_cases(lab, 1024, cases, MAX);
+    int seen[33] = {0};
+    ck_assert_uint_eq(count, 2 * lab->shape_count * 3);
     for (size_t i = 0; i < count; i++) {
-        seen8 += cases[i].tile == 8 && cases[i].local[0] == 8;
-        seen16 += cases[i].tile == 16 && cases[i].local[0] == 16;
+        ck_assert_uint_eq(cases[i].local[0], (size_t)cases[i].tile);
+        seen[cases[i].tile]++;
     }
-    ck_assert_int_eq(seen8, (int)count / 2);
-    ck_assert_int_eq(seen16, (int)count / 2);
+    ck_assert_int_eq(seen[8], (int)count / 3);
+    ck_assert_int_eq(seen[16], (int)count / 3);
+    ck_assert_int_eq(seen[32], (int)count / 3);
+    /* A device that launches at most 256 work-items a group gets no 32 x 32 tile. */
+    ck_assert_uint_eq(grade_expand_cases(lab, 256, cases, MAX), 2 * lab->shape_count * 2);
 }
 END_TEST
 
@@ -108,7 +111,7 @@ Suite *labs_suite(void)
     tcase_add_test(tc, every_lab_is_found);
     tcase_add_test(tc, exact_cases_come_first_in_equal_number);
     tcase_add_test(tc, lab4_sweeps_local_sizes_within_the_device_limit);
-    tcase_add_test(tc, tiled_labs_use_tiles_of_8_and_16);
+    tcase_add_test(tc, tiled_labs_use_tiles_of_8_16_and_32);
     tcase_add_test(tc, lab2_grids_are_far_smaller_than_n);
     tcase_add_test(tc, prepare_binds_in_contract_order);
     tcase_add_test(tc, matmul_ndrange_covers_c);
