@@ -39,7 +39,7 @@ START_TEST(parses_every_key)
     char error[128] = "";
     profile_defaults(0, &p);
     ck_assert_int_eq(profile_parse("# a comment\n\ndevice = NVIDIA H200\nname = H200\ntype = gpu\n"
-                                   "size.vector = 67108864\nsize.matmul = 2048\nsize.transpose = 8192\n"
+                                   "size.vector = 67108864\nsize.matmul = 2048\nsize.transpose = 8192\nsize.tile = 32\n"
                                    "lab6.min_speedup = 1.12\nlab6.points = 2\nlab6.mode = scored\n"
                                    "lab5.mode = informational\nlab5.note = on CPUs, coalescing makes little difference\n"
                                    "lab1.min_peak_fraction = 0.8\n",
@@ -49,6 +49,7 @@ START_TEST(parses_every_key)
     ck_assert_str_eq(p.type, "gpu");
     ck_assert_uint_eq(p.vector_n, 67108864);
     ck_assert_uint_eq(p.transpose_n, 8192);
+    ck_assert_int_eq(p.tile, 32);
     ck_assert_double_eq(p.labs[6].min_speedup, 1.12);
     ck_assert_int_eq(p.labs[6].informational, 0);
     ck_assert_int_eq(p.labs[5].informational, 1);
@@ -69,6 +70,7 @@ START_TEST(errors_name_the_line)
     ck_assert_int_eq(profile_parse("lab9.points = 2\n", &p, error, sizeof error), -1);
     ck_assert_int_eq(profile_parse("lab6.mode = sometimes\n", &p, error, sizeof error), -1);
     ck_assert_int_eq(profile_parse("size.matmul = 0\n", &p, error, sizeof error), -1);
+    ck_assert_int_eq(profile_parse("size.tile = 12\n", &p, error, sizeof error), -1);
 }
 END_TEST
 
