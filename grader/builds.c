@@ -18,10 +18,9 @@ static int build_one(const struct clk_env *env, const struct lab_job *job, int t
     b->tiles[i] = tile;
     b->programs[i] = clk_build_program(env->context, env->info.device, job->kernel_path, options, &log);
     if (!b->programs[i]) {
-        snprintf(reason, size, "%s%s%s", log ? log : "the build failed", tile ? "\n(built with " : "",
-                 tile ? options : "");
+        snprintf(reason, size, "%s", log ? log : "the build failed");
         if (tile)
-            result_append(reason, size, "%s%s", ")", "");
+            result_append(reason, size, "\n(built with %s%s)", options, "");
         free(log);
         return -1;
     }

@@ -13,8 +13,6 @@
 #include <string.h>
 #include <unistd.h>
 
-
-
 /* Progress while a lab's child works: the newest progress record, on one terminal line. */
 static void show_progress(void *context, const char *data, size_t length)
 {
@@ -69,9 +67,9 @@ static void kernel_tests(struct grading *g, const struct grade_lab_spec *lab, ui
     snprintf(kernels_dir, sizeof kernels_dir, "%s/kernels", g->root);
     snprintf(profiles_dir, sizeof profiles_dir, "%s/grader/profiles", g->root);
     snprintf(kernel_path, sizeof kernel_path, "%s/%s/%s", g->source_dir, lab->name, lab->kernel_file);
-    snprintf(replay, sizeof replay, "./grade %s%s%s%s%s", lab->name, g->cli->solutions ? " --solutions" : "",
+    snprintf(replay, sizeof replay, "./grade %s%s%s%s%s%s", lab->name, g->cli->solutions ? " --solutions" : "",
              g->submission ? " --submission " : "", g->submission ? g->source_dir : "",
-             g->cli->device ? " --device ..." : "");
+             g->cli->device ? " --device " : "", g->cli->device ? g->cli->device : "");
     sandbox_run(runlab_child, &job, g->cli->timeout_s, show_progress, g, &outcome);
     if (g->style.colour)
         fprintf(g->style.out, "\r\033[K");
