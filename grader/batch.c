@@ -1,7 +1,5 @@
 #include "batch.h"
 
-#include "export.h"
-#include "labs.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -97,13 +95,6 @@ static void csv_field(FILE *out, const char *text, size_t length)
     fputc('"', out);
 }
 
-static double seconds_since(const struct timespec *start)
-{
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (double)(now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) * 1e-9;
-}
-
 static void csv_row(FILE *csv, const char *name, const struct grade_lab_result *results, int count, int status)
 {
     double total = 0.0, total_max = 0.0;
@@ -124,8 +115,7 @@ static void csv_row(FILE *csv, const char *name, const struct grade_lab_result *
 static void grade_student(struct grading *g, const char *folder, const char *results_dir, FILE *csv)
 {
     static struct grade_lab_result results[CLI_MAX_LABS];
-    const char *titles[CLI_MAX_LABS];
-    char name[256], path[4096 + 300], summary[4096 + 128];
+    char name[256], path[4096 + 300];
     struct timespec start;
     struct report_style terminal = g->style;
     FILE *report;
@@ -141,12 +131,8 @@ static void grade_student(struct grading *g, const char *folder, const char *res
         fclose(report);
     }
     g->style = terminal;
-    for (int i = 0; i < g->cli->lab_count; i++)
-        titles[i] = grade_find_lab(g->cli->labs[i])->title;
-    snprintf(summary, sizeof summary, "clkit grader: %s graded with seed %llu", folder, (unsigned long long)g->seed);
     snprintf(path, sizeof path, "%s/%s.json", results_dir, name);
-    struct export_run run = {results, titles, g->cli->lab_count, seconds_since(&start), summary};
-    export_json_file(path, &run);
+    grading_write_results(g, results, grading_seconds_since(&start), path, NULL);
     csv_row(csv, name, results, g->cli->lab_count, status);
     fprintf(g->style.out, "%-24s %s\n", name, status == 2 ? "set-up error (see its .txt)" : "graded");
     for (int i = 0; i < g->cli->lab_count; i++)

@@ -115,13 +115,11 @@ int calibrate_all(struct grading *g)
     static char profile[65536];
     const struct grade_lab_spec *labs;
     size_t count = grade_all_labs(&labs);
-    char kernels_dir[PATH_MAX + 16], profiles_dir[PATH_MAX + 32], kernel_path[PATH_MAX + 64];
-    snprintf(kernels_dir, sizeof kernels_dir, "%s/kernels", g->root);
-    snprintf(profiles_dir, sizeof profiles_dir, "%s/grader/profiles", g->root);
+    char kernel_path[PATH_MAX + 64];
     for (size_t i = 0; i < count; i++) {
         struct lab_job job = {.lab = &labs[i], .kernel_path = kernel_path, .device = g->cli->device, .seed = 1,
-                              .only_case = -1, .replay = "", .kernels_dir = kernels_dir,
-                              .profiles_dir = profiles_dir, .calibrate_runs = 7};
+                              .only_case = -1, .replay = "", .kernels_dir = g->kernels_dir,
+                              .profiles_dir = g->profiles_dir, .calibrate_runs = 7};
         struct sandbox_outcome outcome;
         snprintf(kernel_path, sizeof kernel_path, "solutions/%s/%s", labs[i].name, labs[i].kernel_file);
         printf("calibrating %s ...\n", labs[i].name);

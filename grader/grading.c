@@ -1,6 +1,7 @@
 #include "grading.h"
 
 #include "device.h"
+#include "export.h"
 #include "files.h"
 #include "hostprog.h"
 #include "runlab.h"
@@ -59,13 +60,10 @@ static void kernel_tests(struct grading *g, const struct grade_lab_spec *lab, ui
 {
     char kernel_path[PATH_MAX + 64], replay[PATH_MAX + 128];
     struct sandbox_outcome outcome;
-    char kernels_dir[PATH_MAX + 16], profiles_dir[PATH_MAX + 32];
     struct lab_job job = {.lab = lab, .kernel_path = kernel_path, .device = g->cli->device, .seed = seed,
                           .only_case = g->cli->only_case, .verbose = g->cli->verbose, .replay = replay,
-                          .quick = g->cli->quick, .kernels_dir = kernels_dir, .profiles_dir = profiles_dir,
-                          .sanitizer_run = g->cli->sanitizer_run, .technique_run = g->cli->technique_run};
-    snprintf(kernels_dir, sizeof kernels_dir, "%s/kernels", g->root);
-    snprintf(profiles_dir, sizeof profiles_dir, "%s/grader/profiles", g->root);
+                          .quick = g->cli->quick, .kernels_dir = g->kernels_dir,
+                          .profiles_dir = g->profiles_dir, .sanitizer_run = g->cli->sanitizer_run, .technique_run = g->cli->technique_run};
     snprintf(kernel_path, sizeof kernel_path, "%s/%s/%s", g->source_dir, lab->name, lab->kernel_file);
     snprintf(replay, sizeof replay, "./grade %s%s%s%s%s%s", lab->name, g->cli->solutions ? " --solutions" : "",
              g->submission ? " --submission " : "", g->submission ? g->source_dir : "",
@@ -208,6 +206,8 @@ int grading_open(struct grading *g)
         return 2;
     }
     snprintf(g->root, sizeof g->root, "%s", resolved);
+    snprintf(g->kernels_dir, sizeof g->kernels_dir, "%s/kernels", resolved);
+    snprintf(g->profiles_dir, sizeof g->profiles_dir, "%s/grader/profiles", resolved);
     free(resolved);
     snprintf(g->scratch, sizeof g->scratch, "/tmp/clkit-grade-XXXXXX");
     if (!mkdtemp(g->scratch)) {
@@ -264,4 +264,29 @@ int grading_run(struct grading *g, struct grade_lab_result *results)
     }
     report_total(&g->style, results, g->cli->lab_count);
     return setup_failed ? 2 : all_passed ? 0 : 1;
+}
+
+double grading_seconds_since(const struct timespec *start)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) * 1e-9;
+}
+
+int grading_write_results(const struct grading *g, const struct grade_lab_result *results, double seconds,
+                          const char *json, const char *junit)
+{
+    const char *titles[CLI_MAX_LABS];
+    char summary[PATH_MAX + 128];
+    struct export_run run = {results, titles, g->cli->lab_count, seconds, summary};
+    int rc = 0;
+    for (int i = 0; i < g->cli->lab_count; i++)
+        titles[i] = grade_find_lab(g->cli->labs[i])->title;
+    snprintf(summary, sizeof summary, "clkit grader: %s graded with seed %llu", g->source_dir,
+             (unsigned long long)g->seed);
+    if (json)
+        rc |= export_json_file(json, &run);
+    if (junit)
+        rc |= export_junit_file(junit, &run);
+    return rc ? 2 : 0;
 }

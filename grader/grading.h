@@ -8,6 +8,7 @@
 
 #include <limits.h>
 #include <stdint.h>
+#include <time.h>
 
 struct grading {
     const struct cli *cli;
@@ -15,6 +16,8 @@ struct grading {
     char source_dir[PATH_MAX]; /* labs, solutions, or a submission */
     const char *submission;    /* the submission being graded, NULL for labs/ or solutions/ */
     char scratch[64];          /* a temporary directory for --out files and submitted host programs */
+    char kernels_dir[PATH_MAX + 16];  /* root/kernels: baselines and probes */
+    char profiles_dir[PATH_MAX + 32]; /* root/grader/profiles */
     struct report_style style;
     uint64_t seed;
 };
@@ -31,5 +34,13 @@ int grading_set_source(struct grading *g, const char *submission);
 /* Grades every lab of the command line from the source folder into results, printing the report to
    g->style.out; returns 0 when every test passed, 1 when one failed, 2 on a set-up error. */
 int grading_run(struct grading *g, struct grade_lab_result *results);
+
+/* Seconds since start, on the monotonic clock. */
+double grading_seconds_since(const struct timespec *start);
+
+/* Writes results as Gradescope JSON to json and JUnit XML to junit (either may be NULL); returns 0, or 2 when a
+   file cannot be written. */
+int grading_write_results(const struct grading *g, const struct grade_lab_result *results, double seconds,
+                          const char *json, const char *junit);
 
 #endif

@@ -4,7 +4,6 @@
 #include "calibrate.h"
 #include "cli.h"
 #include "device.h"
-#include "export.h"
 #include "grading.h"
 #include "labs.h"
 
@@ -20,31 +19,6 @@ static int list_devices(void)
     int count = clk_enumerate_devices(infos, CLK_MAX_DEVICES);
     clk_list_devices(stdout, infos, count > 0 ? count : 0);
     return count > 0 ? 0 : 2;
-}
-
-static double seconds_since(const struct timespec *start)
-{
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (double)(now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) * 1e-9;
-}
-
-/* Writes --json and --junit when asked for; returns 0, or 2 when a file cannot be written. */
-static int write_exports(const struct grading *g, const struct grade_lab_result *results, double seconds)
-{
-    const char *titles[CLI_MAX_LABS];
-    char summary[PATH_MAX + 128];
-    struct export_run run = {results, titles, g->cli->lab_count, seconds, summary};
-    int rc = 0;
-    for (int i = 0; i < g->cli->lab_count; i++)
-        titles[i] = grade_find_lab(g->cli->labs[i])->title;
-    snprintf(summary, sizeof summary, "clkit grader: %s graded with seed %llu", g->source_dir,
-             (unsigned long long)g->seed);
-    if (g->cli->json)
-        rc |= export_json_file(g->cli->json, &run);
-    if (g->cli->junit)
-        rc |= export_junit_file(g->cli->junit, &run);
-    return rc ? 2 : 0;
 }
 
 /* --bench: the grading report goes nowhere; the table of the performance tests is the output. */
@@ -76,7 +50,7 @@ static int grade_one(struct grading *g)
         report_style_for(stdout, 0, &g->style);
         rc = rc == 2 ? 2 : bench(g, results);
     }
-    if (write_exports(g, results, seconds_since(&start)) != 0)
+    if (grading_write_results(g, results, grading_seconds_since(&start), g->cli->json, g->cli->junit) != 0)
         rc = 2;
     for (int i = 0; i < g->cli->lab_count; i++)
         result_free(&results[i]);

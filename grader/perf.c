@@ -59,14 +59,8 @@ static cl_int time_once(const struct clk_env *env, struct perf_kernel *k, double
 
 cl_int perf_time(const struct clk_env *env, struct perf_kernel *k, int runs, double *ms)
 {
-    double times[64];
-    cl_int status = time_once(env, k, &times[0]);
-    if (runs > 64)
-        runs = 64;
-    for (int i = 0; i < runs && status == CL_SUCCESS; i++)
-        status = time_once(env, k, &times[i]);
-    *ms = clk_median(times, (size_t)runs);
-    return status;
+    return clk_time_kernel(env->queue, k->kernel, k->launch.work_dims, k->launch.global, k->launch.local, 1, runs,
+                           ms);
 }
 
 static int compare_doubles(const void *a, const void *b)
@@ -136,22 +130,11 @@ static cl_kernel probe_kernel(const struct clk_env *env, const char *kernels_dir
     return status == CL_SUCCESS ? kernel : NULL;
 }
 
+/* A probe's median time over five runs after two warm-ups, or 0 when it cannot run. */
 static double median_run_ms(const struct clk_env *env, cl_kernel kernel, size_t global)
 {
-    double times[5], ms = 0.0;
-    int ok = 1;
-    for (int i = 0; i < 7 && ok; i++) {
-        cl_event event = NULL;
-        ok = clEnqueueNDRangeKernel(env->queue, kernel, 1, NULL, &global, NULL, 0, NULL, &event) == CL_SUCCESS &&
-             clWaitForEvents(1, &event) == CL_SUCCESS;
-        if (ok && i >= 2)
-            times[i - 2] = clk_event_ms(event);
-        if (event)
-            clReleaseEvent(event);
-    }
-    if (ok)
-        ms = clk_median(times, 5);
-    return ms;
+    double ms = 0.0;
+    return clk_time_kernel(env->queue, kernel, 1, &global, NULL, 2, 5, &ms) == CL_SUCCESS ? ms : 0.0;
 }
 
 double perf_copy_gbps(const struct clk_env *env, const char *kernels_dir, size_t n)
