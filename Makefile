@@ -30,13 +30,20 @@ LAB_BINS    := $(LABS:%=build/labs/%/host)
 # A student release has no solutions/: everything builds without them.
 SOL_BINS    := $(if $(wildcard solutions),$(LABS:%=build/solutions/%/host))
 
-GRADER_OBJ  := $(patsubst %.c,build/%.o,$(wildcard grader/*.c))
+GRADER_OBJ  := $(patsubst %.c,build/%.o,$(filter-out grader/runner.c,$(wildcard grader/*.c)))
 GRADER      := build/grader/grade
+# The runner: the only grader process that runs submitted code (see README, Security).
+RUNNER      := build/grader/clkit-runner
+RUNNER_OBJ  := $(patsubst %,build/grader/%.o,runner builds clblast compare families families2d harness labs perf \
+               profile result wire)
+# How the grader builds a submitted host program: the compiler, its flags, "--", the libraries (one per line).
+HOST_FLAGS  := build/host-flags
 
 .SECONDARY:
-.PHONY: all $(LABS) solutions grader check clean setup submission-host student-release bench
+.PHONY: all $(LABS) solutions grader check clean setup student-release bench
 all: $(LAB_BINS) $(SOL_BINS) $(GRADER)
 grader: $(GRADER)
+$(GRADER): $(RUNNER) $(HOST_FLAGS)
 $(LABS): %: build/labs/%/host
 solutions: $(SOL_BINS)
 
@@ -69,7 +76,15 @@ build/grader/%.o: grader/%.c
 
 $(GRADER): $(GRADER_OBJ) $(LIB)
 	@echo "  LD      $@"
+	$(Q)$(CC) $(CFLAGS) $(GRADER_OBJ) $(LIB) $(LDLIBS) -o $@
+
+$(RUNNER): $(RUNNER_OBJ) $(LIB)
+	@echo "  LD      $@"
 	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
+
+$(HOST_FLAGS): Makefile
+	@mkdir -p $(@D)
+	$(Q)printf '%s\n' $(CC) $(filter-out -Icommon,$(CFLAGS)) -- $(LDLIBS) > $@
 
 # The coalescing plugin for Oclgrind, built where liboclgrind-dev is installed (Oclgrind is built without RTTI).
 PLUGIN := $(if $(wildcard /usr/include/oclgrind/Plugin.h),build/grader/oclgrind/libclkit-coalesce.so)
@@ -78,13 +93,6 @@ build/grader/oclgrind/libclkit-coalesce.so: grader/oclgrind/coalesce.cpp
 	@mkdir -p $(@D)
 	@echo "  CXX     $<"
 	$(Q)$(CXX) -std=c++17 -O2 -fPIC -fno-rtti -shared -Wall -Wextra -Werror $< -loclgrind -o $@
-
-# The grader builds a submitted host program with the kit's own flags:
-#   make submission-host SUB_SRC=dir/lab4/host.c SUB_OUT=/tmp/x/lab4/host
-submission-host: $(LIB)
-	@test -n "$(SUB_SRC)" && test -n "$(SUB_OUT)" || { echo "usage: make submission-host SUB_SRC=FILE SUB_OUT=FILE"; exit 2; }
-	@mkdir -p $(dir $(SUB_OUT))
-	$(Q)$(CC) $(CFLAGS) -DCLK_SOURCE_DIR='"$(abspath $(dir $(SUB_SRC)))"' $(SUB_SRC) $(LIB) $(LDLIBS) -o $(SUB_OUT)
 
 build/%/host: build/%/host.o $(LIB)
 	@echo "  LD      $@"

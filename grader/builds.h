@@ -3,7 +3,7 @@
 #define CLKIT_GRADER_BUILDS_H
 
 #include "context.h"
-#include "runlab.h"
+#include "labs.h"
 
 #define MAX_TILES 4
 
@@ -14,9 +14,10 @@ struct built {
     int count;
 };
 
-/* Builds job's kernel for every TILE of its lab (once when it has none); on failure fills reason with the
-   compiler's log or the kernels found, and returns -1. */
-int build_all(const struct clk_env *env, const struct lab_job *job, struct built *b, char *reason, size_t size);
+/* Builds the kernel at path for every TILE of lab (once when it has none), with include_dir as the only place
+   #include looks; on failure fills reason with the compiler's log or the kernels found, and returns -1. */
+int build_all(const struct clk_env *env, const struct grade_lab_spec *lab, const char *path, const char *include_dir,
+              struct built *b, char *reason, size_t size);
 
 /* Releases every program and kernel of b. */
 void release_built(struct built *b);

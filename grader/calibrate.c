@@ -2,7 +2,7 @@
 
 #include "labs.h"
 #include "runlab.h"
-#include "sandbox.h"
+#include "runperf.h"
 #include "timing.h"
 
 #include <ctype.h>
@@ -74,17 +74,6 @@ void calibrate_format(int lab, const char *what, const double *values, int count
         snprintf(text + used, size - (size_t)used, "lab%d.note = %s\n", lab, rule->note);
 }
 
-/* Appends one lab's calibration output to profile: the device header once, then the lab's lines. */
-static void add_calibration(const char *output, char *profile, size_t size, int first)
-{
-    const char *lines = strstr(output, "\n# lab");
-    size_t used = strlen(profile);
-    if (first)
-        used += (size_t)snprintf(profile + used, size - used, "%.*s", lines ? (int)(lines - output) : 0, output);
-    if (lines && used < size)
-        snprintf(profile + used, size - used, "%s", lines);
-}
-
 static int write_profile(const struct grading *g, const char *body)
 {
     char device[256] = "", name[300], path[PATH_MAX + 320], date[32];
@@ -110,28 +99,58 @@ static int write_profile(const struct grading *g, const char *body)
     return 0;
 }
 
+/* Times one solution in its runner and appends the lab's profile lines (after the device header, for the first). */
+static int calibrate_lab(struct grading *g, const struct grade_lab_spec *lab, char *profile, size_t size, int first)
+{
+    static char text[4096], why[4096];
+    struct lab_run r = {.g = g, .lab = lab, .seed = 1, .mode = RUNLAB_GRADE};
+    double values[CALIBRATE_RUNS];
+    struct perf_rule rule;
+    char what[256];
+    int lab_number = grade_lab_number(lab);
+    size_t used = strlen(profile);
+    runlab_open(&r, NULL, 600);
+    if (r.setup || r.refusal || runperf_calibrate(&r, CALIBRATE_RUNS, values, why, sizeof why) != 0) {
+        fprintf(stderr, "grade: cannot calibrate %s: %s\n", lab->name, r.setup ? r.setup : r.refusal ? r.refusal : why);
+        runlab_close(&r, NULL);
+        return -1;
+    }
+    if (first)
+        used += (size_t)snprintf(profile + used, size - used,
+                                 "device = %s\nname = %s\ntype = %s\nsize.vector = %zu\nsize.matmul = %zu\n"
+                                 "size.transpose = %zu\n",
+                                 r.hello.device_name, r.hello.device_name, r.hello.is_gpu ? "gpu" : "cpu",
+                                 r.profile.vector_n, r.profile.matmul_n, r.profile.transpose_n);
+    if (lab->perf.baseline_file) {
+        snprintf(what, sizeof what, "the solution's speedup over %s", lab->perf.baseline_name);
+        calibrate_rule(values, CALIBRATE_RUNS,
+                       lab_number == 5 && !r.hello.is_gpu ? "on CPUs, coalescing makes little difference; try a GPU"
+                                                          : NULL,
+                       &rule);
+    } else {
+        snprintf(what, sizeof what, "the solution's fraction of %s",
+                 lab->family->work_is_flops ? "the FMA peak" : "the copy bandwidth");
+        memset(&rule, 0, sizeof rule);
+        rule.informational = 1;
+        snprintf(rule.note, sizeof rule.note, "bandwidth is reported, not graded");
+    }
+    calibrate_format(lab_number, what, values, CALIBRATE_RUNS, &rule, text, sizeof text);
+    if (used < size)
+        snprintf(profile + used, size - used, "%s", text);
+    runlab_close(&r, NULL);
+    return 0;
+}
+
 int calibrate_all(struct grading *g)
 {
     static char profile[65536];
     const struct grade_lab_spec *labs;
     size_t count = grade_all_labs(&labs);
-    char kernel_path[PATH_MAX + 64];
     for (size_t i = 0; i < count; i++) {
-        struct lab_job job = {.lab = &labs[i], .kernel_path = kernel_path, .device = g->cli->device, .seed = 1,
-                              .only_case = -1, .replay = "", .kernels_dir = g->kernels_dir,
-                              .profiles_dir = g->profiles_dir, .calibrate_runs = 7};
-        struct sandbox_outcome outcome;
-        snprintf(kernel_path, sizeof kernel_path, "solutions/%s/%s", labs[i].name, labs[i].kernel_file);
         printf("calibrating %s ...\n", labs[i].name);
         fflush(stdout);
-        sandbox_run(runlab_calibrate_child, &job, 600, NULL, NULL, &outcome);
-        if (outcome.end != SANDBOX_EXITED || outcome.code != 0 || !outcome.output) {
-            fprintf(stderr, "grade: calibrating %s failed\n", labs[i].name);
-            sandbox_outcome_free(&outcome);
+        if (calibrate_lab(g, &labs[i], profile, sizeof profile, i == 0) != 0)
             return 2;
-        }
-        add_calibration(outcome.output, profile, sizeof profile, i == 0);
-        sandbox_outcome_free(&outcome);
     }
     return write_profile(g, profile);
 }

@@ -10,6 +10,8 @@
 /* Below this median speedup a device shows too little effect to grade: the test becomes informational. */
 #define CALIBRATE_MIN_EFFECT 1.15
 #define CALIBRATE_POINTS 2.0
+/* Timings of each solution that make a threshold. */
+#define CALIBRATE_RUNS 7
 
 /* Sets rule from the solution's speedups over the baseline: the threshold is the geometric midpoint
    between 1 (the baseline's own speed) and the lowest speedup the solution showed, so that the solution

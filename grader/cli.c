@@ -128,10 +128,6 @@ int cli_parse(int argc, char **argv, struct cli *cli)
             cli->list_devices = 1;
         } else if (strcmp(arg, "--sanitize") == 0) {
             cli->sanitize = 1;
-        } else if (strcmp(arg, "--sanitizer-run") == 0) {
-            cli->sanitizer_run = 1;
-        } else if (strcmp(arg, "--technique-run") == 0) {
-            cli->sanitizer_run = cli->technique_run = 1;
         } else if (strcmp(arg, "--bench") == 0) {
             cli->bench = 1;
         } else if (strcmp(arg, "--calibrate") == 0) {

@@ -27,8 +27,6 @@ struct cli {
     int calibrate;
     int bench;             /* time the solutions and print what they reach */
     int sanitize;          /* run the small cases under Oclgrind too */
-    int sanitizer_run;     /* internal: this grader runs inside Oclgrind, small exact cases, no guards */
-    int technique_run;     /* internal: inside Oclgrind, only the lab's technique case */
     const char *bench_out; /* where --bench writes bench-<device>.md, .csv and .svg */
 };
 

@@ -1,12 +1,12 @@
 #include "grading.h"
 
-#include "device.h"
 #include "export.h"
 #include "files.h"
 #include "hostprog.h"
 #include "runlab.h"
 #include "sandbox.h"
 #include "sanitize.h"
+#include "scratch.h"
 #include "technique.h"
 
 #include <stdio.h>
@@ -14,108 +14,10 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Progress while a lab's child works: the newest progress record, on one terminal line. */
-static void show_progress(void *context, const char *data, size_t length)
-{
-    struct grading *g = context;
-    const char *p = NULL;
-    for (size_t i = 0; i + 1 < length; i++)
-        if (data[i] == 'P' && data[i + 1] == '\x1f' && (i == 0 || data[i - 1] == '\x1e'))
-            p = data + i + 2;
-    if (p && g->style.colour) {
-        int n = 0;
-        while (p + n < data + length && p[n] != '\x1e')
-            n++;
-        fprintf(g->style.out, "\r  \u2026 %.*s\033[K", n, p);
-        fflush(g->style.out);
-    }
-}
-
-/* Blames the test that was running for a crash or time-out, and marks the rest as not run. */
-static void account_for_end(const struct sandbox_outcome *outcome, const struct grade_lab_spec *lab, int timeout_s,
-                            int with_perf, struct grade_lab_result *result)
-{
-    const char *names[RUNLAB_TEST_COUNT + 1];
-    const double points[RUNLAB_TEST_COUNT + 1] = {lab->points.build, lab->points.exact, lab->points.real,
-                                                  lab->points.memory, 0.0};
-    int expected = RUNLAB_TEST_COUNT + (with_perf ? 1 : 0), reported = result->test_count;
-    char how[256], reason[512];
-    if (result->setup_error || reported >= expected)
-        return;
-    memcpy(names, runlab_test_names, RUNLAB_TEST_COUNT * sizeof *names);
-    names[RUNLAB_TEST_COUNT] = runlab_perf_name(lab);
-    sandbox_describe(outcome, timeout_s, how, sizeof how);
-    for (int t = reported; t < expected; t++) {
-        if (strcmp(names[t], result->running) == 0 || (t == reported && !result->running[0]))
-            snprintf(reason, sizeof reason, "the kernel %s during this test%s%s", how,
-                     result->progress[0] ? ", at " : "", result->progress);
-        else
-            snprintf(reason, sizeof reason, "not run: the kernel %s in an earlier test", how);
-        result_add(result, names[t], 0, points[t], 0, reason);
-    }
-}
-
-static void kernel_tests(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed,
-                         struct grade_lab_result *result)
-{
-    char kernel_path[PATH_MAX + 64], replay[PATH_MAX + 128];
-    struct sandbox_outcome outcome;
-    struct lab_job job = {.lab = lab, .kernel_path = kernel_path, .device = g->cli->device, .seed = seed,
-                          .only_case = g->cli->only_case, .verbose = g->cli->verbose, .replay = replay,
-                          .quick = g->cli->quick, .kernels_dir = g->kernels_dir,
-                          .profiles_dir = g->profiles_dir, .sanitizer_run = g->cli->sanitizer_run, .technique_run = g->cli->technique_run};
-    snprintf(kernel_path, sizeof kernel_path, "%s/%s/%s", g->source_dir, lab->name, lab->kernel_file);
-    snprintf(replay, sizeof replay, "./grade %s%s%s%s%s%s", lab->name, g->cli->solutions ? " --solutions" : "",
-             g->submission ? " --submission " : "", g->submission ? g->source_dir : "",
-             g->cli->device ? " --device " : "", g->cli->device ? g->cli->device : "");
-    sandbox_run(runlab_child, &job, g->cli->timeout_s, show_progress, g, &outcome);
-    if (g->style.colour)
-        fprintf(g->style.out, "\r\033[K");
-    record_parse(outcome.output ? outcome.output : "", outcome.output_length, result);
-    account_for_end(&outcome, lab, g->cli->timeout_s, !g->cli->quick && g->cli->only_case < 0, result);
-    sandbox_outcome_free(&outcome);
-}
-
-/* Builds a submission's host program through the kit's Makefile into binary; on failure says why in reason. */
-static int build_submission_host(struct grading *g, const struct grade_lab_spec *lab, char *binary, size_t size,
-                                 char *reason, size_t reason_size)
-{
-    char source[PATH_MAX + 32], out_arg[PATH_MAX + 128], src_arg[PATH_MAX + 64], *absolute;
-    struct sandbox_outcome outcome;
-    char *argv[] = {"make", "-s", "--no-print-directory", "-C", g->root, src_arg, out_arg, "submission-host", NULL};
-    int rc = 0;
-    snprintf(source, sizeof source, "%s/%s/host.c", g->source_dir, lab->name);
-    snprintf(binary, size, "%s/submission/%s/host", g->scratch, lab->name);
-    if (!(absolute = realpath(source, NULL))) {
-        snprintf(reason, reason_size, "%s is missing: the submission has no host program", source);
-        return -1;
-    }
-    snprintf(src_arg, sizeof src_arg, "SUB_SRC=%s", absolute);
-    snprintf(out_arg, sizeof out_arg, "SUB_OUT=%s", binary);
-    free(absolute);
-    sandbox_exec(argv, 300, 1 << 16, &outcome);
-    if (outcome.end != SANDBOX_EXITED || outcome.code != 0) {
-        snprintf(reason, reason_size, "%s does not compile:\n%s", source, outcome.output ? outcome.output : "");
-        rc = -1;
-    }
-    sandbox_outcome_free(&outcome);
-    return rc;
-}
-
 static void host_test(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed,
                       struct grade_lab_result *result)
 {
-    char binary[PATH_MAX + 64], reason[8192];
-    struct hostprog_job job = {lab, binary, g->cli->device, seed, g->cli->timeout_s, g->scratch};
-    if (g->submission) {
-        if (build_submission_host(g, lab, binary, sizeof binary, reason, sizeof reason) != 0) {
-            result_add(result, "host program", 0, lab->points.host, 0, reason);
-            return;
-        }
-    } else {
-        snprintf(binary, sizeof binary, "%s/build/%s/%s/host", g->root, g->cli->solutions ? "solutions" : "labs",
-                 lab->name);
-    }
+    struct hostprog_job job = {.g = g, .lab = lab, .seed = seed};
     hostprog_test(&job, result);
 }
 
@@ -181,11 +83,12 @@ static int grade_lab(struct grading *g, const struct grade_lab_spec *lab, uint64
         result->setup_error = strdup(message);
         return 2;
     }
-    kernel_tests(g, lab, seed, result);
+    snprintf(g->replay, sizeof g->replay, "./grade %s%s%s%s%s%s", lab->name, g->cli->solutions ? " --solutions" : "",
+             g->submission ? " --submission " : "", g->submission ? g->source_dir : "",
+             g->cli->device ? " --device " : "", g->cli->device ? g->cli->device : "");
+    runlab_kernel_tests(g, lab, seed, result);
     if (result->setup_error)
         return 2;
-    if (g->cli->sanitizer_run)
-        return 0;
     if (g->cli->sanitize)
         sanitizer_test(g, lab, result);
     else
@@ -199,6 +102,7 @@ static int grade_lab(struct grading *g, const struct grade_lab_spec *lab, uint64
 
 int grading_open(struct grading *g)
 {
+    char why[1024];
     const char *root = getenv("CLKIT_ROOT");
     char *resolved = realpath(root && root[0] ? root : CLK_ROOT, NULL);
     if (!resolved) {
@@ -214,14 +118,32 @@ int grading_open(struct grading *g)
         fprintf(stderr, "grade: cannot create a temporary directory in /tmp\n");
         return 2;
     }
+    if (scratch_stage_kit(g->root, g->scratch, why, sizeof why) != 0) {
+        fprintf(stderr, "grade: cannot prepare the scratch folder: %s\n", why);
+        return 2;
+    }
+    grading_hide(g, g->root);
     return 0;
+}
+
+void grading_hide(struct grading *g, const char *path)
+{
+    char *resolved = realpath(path, NULL);
+    for (int i = 0; resolved && i < SANDBOX_MAX_HIDDEN - 1; i++) { /* the last slot is the source's */
+        if (g->hidden[i] && strcmp(g->hidden[i], resolved) == 0)
+            break;
+        if (!g->hidden[i]) {
+            snprintf(g->hidden_paths[i], sizeof g->hidden_paths[i], "%s", resolved);
+            g->hidden[i] = g->hidden_paths[i];
+            break;
+        }
+    }
+    free(resolved);
 }
 
 void grading_close(struct grading *g)
 {
-    char command[128];
-    snprintf(command, sizeof command, "rm -rf '%s'", g->scratch);
-    if (g->scratch[0] && system(command) != 0)
+    if (g->scratch[0] && scratch_remove(g->scratch) != 0)
         fprintf(stderr, "grade: could not remove %s\n", g->scratch);
 }
 
@@ -246,6 +168,9 @@ int grading_set_source(struct grading *g, const char *submission)
         fprintf(stderr, "grade: cannot open the submission directory '%s'\n", submission);
         return 2;
     }
+    /* The folder being graded is copied for each run: confined code sees only the copy. */
+    snprintf(g->hidden_paths[SANDBOX_MAX_HIDDEN - 1], PATH_MAX, "%s", resolved);
+    g->hidden[SANDBOX_MAX_HIDDEN - 1] = g->hidden_paths[SANDBOX_MAX_HIDDEN - 1];
     free(resolved);
     return 0;
 }

@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "report.h"
 #include "result.h"
+#include "sandbox.h"
 
 #include <limits.h>
 #include <stdint.h>
@@ -15,7 +16,10 @@ struct grading {
     char root[PATH_MAX];       /* the kit, where build/, kernels/ and the Makefile live */
     char source_dir[PATH_MAX]; /* labs, solutions, or a submission */
     const char *submission;    /* the submission being graded, NULL for labs/ or solutions/ */
-    char scratch[64];          /* a temporary directory for --out files and submitted host programs */
+    char scratch[64];          /* the kit's copy for confined code, and a folder for each confined run */
+    char replay[PATH_MAX + 128]; /* the command that replays a case of the lab being graded, less --case/--seed */
+    char hidden_paths[SANDBOX_MAX_HIDDEN][PATH_MAX]; /* what confined code must not see: the kit, the submissions */
+    const char *hidden[SANDBOX_MAX_HIDDEN];
     char kernels_dir[PATH_MAX + 16];  /* root/kernels: baselines and probes */
     char profiles_dir[PATH_MAX + 32]; /* root/grader/profiles */
     struct report_style style;
@@ -27,6 +31,9 @@ int grading_open(struct grading *g);
 
 /* Removes the scratch directory. */
 void grading_close(struct grading *g);
+
+/* Adds a folder that confined code must not see (under bubblewrap), such as a class's submissions. */
+void grading_hide(struct grading *g, const char *path);
 
 /* Sets the folder of lab folders to grade: labs/, solutions/ or a submission; returns 0, or 2 when it is missing. */
 int grading_set_source(struct grading *g, const char *submission);

@@ -1,4 +1,4 @@
-/* The grader's own host harness: runs one case of a student kernel inside guard bands and judges it. */
+/* The grader's own harness: a case's buffers between guard zones, launched in the runner and judged in the judge. */
 #ifndef CLKIT_GRADER_HARNESS_H
 #define CLKIT_GRADER_HARNESS_H
 
@@ -6,21 +6,42 @@
 #include "labs.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct case_verdict {
-    int ran;           /* the kernel was launched and finished */
     int values_ok;     /* the result is within tolerance */
     int memory_ok;     /* no write outside the buffers, inputs unchanged */
     char values[2048]; /* why the values are wrong */
     char memory[512];  /* why the memory check failed */
 };
 
+/* A case's buffers as the device left them: each guard zone, the buffer, and the other guard zone. */
+struct harness_raw {
+    float *data[GRADE_MAX_BUFFERS];
+    size_t totals[GRADE_MAX_BUFFERS];
+};
+
 /* Sets kernel's arguments in the contract's order: the buffers, the __local array if any, then the ints. */
 cl_int harness_bind(cl_kernel kernel, const struct grade_launch *launch, const cl_mem *buffers);
 
-/* Runs kernel on launch's data in sub-buffers between guard bands (none when guarded is 0, so that a
-   simulator sees each buffer's true end) and fills verdict; returns 0, or -1 on a host-side failure. */
-int harness_run_case(const struct clk_env *env, cl_kernel kernel, const struct grade_family *family,
-                     struct grade_launch *launch, int guarded, struct case_verdict *verdict);
+/* Guard elements for a buffer of count floats in launch: twice the buffer or the grid, at least 4 KiB,
+   a multiple of align_bytes, so that an overrun by whole rows or work-groups lands in a guard. */
+size_t harness_guard_elements(const struct grade_launch *launch, size_t count, uint32_t align_bytes);
+
+/* The floats all of launch's buffers take with guard zones of guard elements on each side. */
+size_t harness_area_floats(const struct grade_launch *launch, size_t guard);
+
+/* Runner side: runs kernel on launch's inputs, each buffer in a sub-buffer between guard zones of guard elements
+   filled with guard_bits[i] (no zones when guard is 0); the buffers are staged in area (harness_area_floats of
+   them, one after another) and read back into it. Fills raw's totals (its data points into area); returns the
+   launch's CL status. */
+cl_int harness_launch(const struct clk_env *env, cl_kernel kernel, const struct grade_launch *launch, size_t guard,
+                      const uint32_t *guard_bits, float *area, struct harness_raw *raw);
+
+/* Judge side: checks raw (the guards bitwise, the inputs against launch's own copy) and the output against
+   launch's reference; returns 0, or -1 when raw does not have the layout guard and launch give. */
+int harness_judge(const struct grade_family *family, const struct grade_launch *launch, size_t guard,
+                  const uint32_t *guard_bits, const struct harness_raw *raw, struct case_verdict *verdict);
+
 
 #endif

@@ -6,6 +6,7 @@
 #include "device.h"
 #include "grading.h"
 #include "labs.h"
+#include "sandbox.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -61,7 +62,9 @@ int main(int argc, char **argv)
 {
     struct cli cli;
     struct grading g = {.cli = &cli};
-    int rc = cli_parse(argc, argv, &cli);
+    int rc;
+    sandbox_init();
+    rc = cli_parse(argc, argv, &cli);
     if (rc != 0)
         return rc == 1 ? 0 : 2;
     if (cli.list_devices)

@@ -1,17 +1,20 @@
 #include "runlab.h"
 
-#include "builds.h"
-#include "context.h"
 #include "harness.h"
-#include "result.h"
+#include "rules.h"
 #include "runperf.h"
+#include "scratch.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define MAX_CASES 256
 #define DETAIL_SIZE 8192
+#define OUTPUT_KEPT (64u << 10)
+#define GUARD_NAN 0x7fa00000u
 
 const char *const runlab_test_names[] = {"build", "exact cases", "real cases", "memory safety"};
 
@@ -22,27 +25,140 @@ struct tally {
     char details[DETAIL_SIZE];
 };
 
-static void report(int fd, const char *name, double score, double max, int passed, const char *reason)
+/* Where a runner that died or stalled was: the test and the case. */
+struct stop {
+    const char *test;
+    char at[64];
+};
+
+const char *runlab_perf_name(const struct grade_lab_spec *lab)
 {
-    struct grade_test test = {.score = score, .max = max, .passed = passed, .reason = (char *)reason};
-    snprintf(test.name, sizeof test.name, "%s", name);
-    record_test(fd, &test);
+    return lab->perf.baseline_file ? "speed" : "bandwidth";
+}
+
+/* Copies the lab folder into a fresh run folder and checks the kernel's source rules. */
+static int stage(struct lab_run *r, char *why, size_t size)
+{
+    char work[PATH_MAX + 16], src[PATH_MAX + 32], dst[PATH_MAX + 48], kernel[PATH_MAX + 128];
+    if (scratch_new_run(r->g->root, r->g->scratch, r->lab->name, r->run_dir, sizeof r->run_dir, why, size) != 0)
+        return -1;
+    snprintf(work, sizeof work, "%s/work", r->run_dir);
+    snprintf(src, sizeof src, "%s/%s", r->g->source_dir, r->lab->name);
+    snprintf(dst, sizeof dst, "%s/%s", work, r->lab->name);
+    if (mkdir(work, 0755) != 0 || sandbox_give(work) != 0)
+        return snprintf(why, size, "cannot create %s", work), -1;
+    if (scratch_copy_submission(src, dst, why, size) != 0)
+        return 1;
+    snprintf(kernel, sizeof kernel, "%s/%s", dst, r->lab->kernel_file);
+    return rules_check_file(RULES_KERNEL, kernel, r->kernel_shown, why, size) != 0 ? 1 : 0;
+}
+
+static void start_runner(struct lab_run *r, char *const wrapper[], int timeout_s)
+{
+    char runner[PATH_MAX + 32], work[PATH_MAX + 16], kit[PATH_MAX + 16], *argv[24];
+    static char kernels[sizeof ((struct wire_job *)0)->kernels_dir];
+    struct sandbox_policy policy = {.untrusted = 1, .workdir = work, .readable = kit, .writable = r->run_dir,
+                                    .timeout_s = timeout_s, .output_limit = OUTPUT_KEPT, .wire = 1};
+    struct wire_job job;
+    int argc = 0;
+    snprintf(runner, sizeof runner, "%s/kit/bin/clkit-runner", r->g->scratch);
+    snprintf(work, sizeof work, "%s/work", r->run_dir);
+    snprintf(kit, sizeof kit, "%s/kit", r->g->scratch);
+    memcpy(policy.hidden, r->g->hidden, sizeof policy.hidden);
+    for (int i = 0; wrapper && wrapper[i] && argc < 20; i++)
+        argv[argc++] = wrapper[i];
+    argv[argc++] = runner;
+    argv[argc] = NULL;
+    memset(&job, 0, sizeof job);
+    snprintf(job.lab, sizeof job.lab, "%s", r->lab->name);
+    snprintf(job.device, sizeof job.device, "%s", wrapper ? "oclgrind" : r->g->cli->device ? r->g->cli->device : "");
+    snprintf(job.kernel_path, sizeof job.kernel_path, "%s/%s", r->lab->name, r->lab->kernel_file);
+    snprintf(job.include_dir, sizeof job.include_dir, "%s", r->lab->name);
+    snprintf(kernels, sizeof kernels, "%.*s/kernels", (int)sizeof kernels - 16, kit);
+    memcpy(job.kernels_dir, kernels, sizeof job.kernels_dir);
+    session_start(&r->session, argv, &policy, &job);
+}
+
+/* The runner's first two words: the device (before any submitted code is built), then the build. */
+static void hello_and_build(struct lab_run *r)
+{
+    struct wire_message m;
+    if (session_ask(&r->session, 0, NULL, 0, WIRE_HELLO, sizeof r->hello, &m) != 0 || m.length != sizeof r->hello) {
+        r->setup = strdup("the runner did not start (see the output above)");
+        wire_message_free(&m);
+        return;
+    }
+    memcpy(&r->hello, m.data, sizeof r->hello);
+    r->hello.device_name[sizeof r->hello.device_name - 1] = r->hello.error[sizeof r->hello.error - 1] = '\0';
+    wire_message_free(&m);
+    if (!r->hello.ok) {
+        r->setup = strdup(r->hello.error);
+        return;
+    }
+    if (session_ask(&r->session, 0, NULL, 0, WIRE_BUILT, 1 << 20, &m) != 0 || m.length < sizeof(struct wire_built)) {
+        r->refusal = strdup("the kernel's build did not finish (the compiler crashed or ran out of time or memory)");
+        wire_message_free(&m);
+        return;
+    }
+    const struct wire_built *b = (const struct wire_built *)m.data;
+    if (!b->ok)
+        r->refusal = strdup((const char *)m.data + sizeof *b);
+    r->max_local = b->max_local >= 1 && b->max_local <= 1024 ? (size_t)b->max_local : 1;
+    wire_message_free(&m);
+}
+
+int runlab_open(struct lab_run *r, char *const wrapper[], int timeout_s)
+{
+    char why[8192];
+    int staged;
+    snprintf(r->kernel_shown, sizeof r->kernel_shown, "%s/%s/%s", r->g->source_dir, r->lab->name,
+             r->lab->kernel_file);
+    r->refusal = r->setup = NULL;
+    r->max_local = 1;
+    memset(&r->hello, 0, sizeof r->hello);
+    memset(&r->session, 0, sizeof r->session);
+    r->session.child.pid = -1;
+    staged = stage(r, why, sizeof why);
+    if (staged != 0) {
+        *(staged < 0 ? &r->setup : &r->refusal) = strdup(why);
+        r->session.broken = 1;
+        return -1;
+    }
+    start_runner(r, wrapper, timeout_s);
+    hello_and_build(r);
+    return 0;
+}
+
+void runlab_close(struct lab_run *r, struct sandbox_outcome *outcome)
+{
+    struct sandbox_outcome ignored;
+    if (r->session.child.pid > 0)
+        session_end(&r->session, outcome ? outcome : &ignored);
+    else if (outcome)
+        memset(outcome, 0, sizeof *outcome), outcome->end = SANDBOX_FAILED;
+    if (!outcome && r->session.child.pid > 0)
+        sandbox_outcome_free(&ignored);
+    r->session.child.pid = -1;
+    free(r->refusal);
+    free(r->setup);
+    r->refusal = r->setup = NULL;
 }
 
 /* Adds a failed case to a tally: the first in full, with its replay command, the next two in a line. */
-static void tally_failure(struct tally *t, const struct lab_job *job, size_t index, const char *description,
+static void tally_failure(struct tally *t, const struct lab_run *r, size_t index, const char *description,
                           const char *why)
 {
     char head[256];
+    int verbose = r->g->cli->verbose;
     t->failed++;
-    if (t->failed > 3 && !job->verbose)
+    if (t->failed > 3 && !verbose)
         return;
     snprintf(head, sizeof head, "\ncase %zu (%s): ", index, description);
-    if (t->failed == 1 || job->verbose) {
-        char replay[512];
+    if (t->failed == 1 || verbose) {
+        char replay[PATH_MAX + 256];
         result_append(t->details, sizeof t->details, "%s%s", head, why);
-        snprintf(replay, sizeof replay, "\n  replay: %s --case %zu --seed %llu", job->replay, index,
-                 (unsigned long long)job->seed);
+        snprintf(replay, sizeof replay, "\n  replay: %s --case %zu --seed %llu", r->g->replay, index,
+                 (unsigned long long)r->seed);
         result_append(t->details, sizeof t->details, "%s%s", replay, "");
     } else {
         const char *newline = strchr(why, '\n');
@@ -52,18 +168,18 @@ static void tally_failure(struct tally *t, const struct lab_job *job, size_t ind
     }
 }
 
-static void tally_pass(struct tally *t, const struct lab_job *job, size_t index, const char *description)
+static void tally_pass(struct tally *t, const struct lab_run *r, size_t index, const char *description)
 {
     char line[256];
-    if (!job->verbose)
+    if (!r->g->cli->verbose)
         return;
     snprintf(line, sizeof line, "\ncase %zu (%s): ok", index, description);
     result_append(t->details, sizeof t->details, "%s%s", line, "");
 }
 
-/* Reports a tally as a test; ok and failed are formats taking the case counts. */
-static void report_tally(int fd, const char *name, double points, const struct tally *t, const char *ok,
-                         const char *failed)
+/* Adds a tally as a test; ok and failed are formats taking the case counts. */
+static void report_tally(struct grade_lab_result *result, const char *name, double points, const struct tally *t,
+                         const char *ok, const char *failed)
 {
     size_t size = DETAIL_SIZE + 256;
     char *reason = malloc(size);
@@ -71,7 +187,7 @@ static void report_tally(int fd, const char *name, double points, const struct t
     if (!reason)
         return;
     if (t->cases == 0) {
-        report(fd, name, 0.0, 0.0, 1, "not run: --case selects a case of another test");
+        result_add(result, name, 0.0, 0.0, 1, "not run: --case selects a case of another test");
         free(reason);
         return;
     }
@@ -85,38 +201,89 @@ static void report_tally(int fd, const char *name, double points, const struct t
     if (used > 0 && (size_t)used < size)
         snprintf(reason + used, size - (size_t)used, "%s%s", t->details,
                  t->failed > 3 && !strstr(t->details, "-v lists") ? "\n(and more: -v lists every case)" : "");
-    report(fd, name, t->cases ? points * (t->cases - t->failed - t->unearned) / t->cases : 0.0, points,
-           t->cases > 0 && t->failed == 0 && t->unearned == 0, reason);
+    result_add(result, name, points * (t->cases - t->failed - t->unearned) / t->cases, points,
+               t->failed == 0 && t->unearned == 0, reason);
     free(reason);
 }
 
-/* Runs one case and adds it to the value tally of its kind and to the memory tally. */
-static int run_case(const struct clk_env *env, const struct lab_job *job, const struct built *b, size_t index,
-                    const struct grade_case *c, struct tally *values, struct tally *memory)
+/* A guard pattern drawn afresh for each run: a quiet NaN a kernel cannot predict. */
+static void draw_guards(uint32_t *bits)
+{
+    static uint32_t state;
+    if (!state)
+        state = (uint32_t)(sandbox_now() * 1e6) ^ (uint32_t)getpid() * 2654435761u;
+    for (int i = 0; i < GRADE_MAX_BUFFERS; i++) {
+        state = state * 1664525u + 1013904223u;
+        bits[i] = GUARD_NAN | 0x1000u | (state >> 12);
+    }
+}
+
+/* Checks that the runner's reply has the layout the judge expects, and points raw into the buffers it wrote. */
+static int unpack_case(struct lab_run *r, const struct wire_message *m, const struct grade_launch *launch,
+                       size_t guard, size_t bytes, struct harness_raw *raw, int32_t *status, const char **data)
+{
+    const struct wire_case_done *done = (const struct wire_case_done *)m->data;
+    size_t at = 0;
+    memset(raw, 0, sizeof *raw);
+    if (m->length != sizeof *done)
+        return -1;
+    *status = done->status;
+    if (done->status != CL_SUCCESS)
+        return 0;
+    if (done->buffer_count != launch->buffer_count || !(*data = session_map_buffers(&r->session, bytes)))
+        return -1;
+    for (int i = 0; i < launch->buffer_count; i++) {
+        if (done->totals[i] != 2 * guard + launch->counts[i])
+            return -1;
+        raw->data[i] = (float *)(uintptr_t)(*data + at);
+        raw->totals[i] = (size_t)done->totals[i];
+        at += raw->totals[i] * sizeof(float);
+    }
+    return 0;
+}
+
+/* Runs case c in the runner and judges it; returns 0, -1 when the runner is gone, -2 when the judge is out of
+   memory. */
+static int judge_case(struct lab_run *r, const struct grade_case *c, uint64_t seed, struct case_verdict *verdict)
 {
     struct grade_launch launch;
-    struct case_verdict verdict;
-    char description[128];
+    struct grade_case judged = *c;
+    struct wire_case request = {.c = *c, .seed = seed};
+    struct wire_message m;
+    struct harness_raw raw;
+    size_t bytes = 0;
+    const char *data = NULL;
+    int32_t status = CL_SUCCESS;
+    int rc = 0;
     memset(&launch, 0, sizeof launch);
-    job->lab->family->describe(c, description, sizeof description);
-    if (job->lab->family->prepare(c, job->seed + index, &launch) != 0 ||
-        harness_run_case(env, kernel_for(b, c->tile), job->lab->family, &launch, !job->sanitizer_run, &verdict) != 0) {
-        grade_launch_free(&launch);
-        return -1;
+    memset(verdict, 0, sizeof *verdict);
+    judged.no_reference = r->mode != RUNLAB_GRADE; /* under Oclgrind only its findings count */
+    if (r->lab->family->prepare(&judged, seed, &launch) != 0)
+        return grade_launch_free(&launch), -2;
+    for (int i = 0; r->mode == RUNLAB_GRADE && i < launch.buffer_count; i++) {
+        size_t guard = harness_guard_elements(&launch, launch.counts[i], r->hello.align_bytes);
+        request.guard = guard > request.guard ? guard : request.guard;
     }
-    values->cases++;
-    memory->cases++;
-    if (verdict.values_ok)
-        tally_pass(values, job, index, description);
-    else
-        tally_failure(values, job, index, description, verdict.values);
-    /* Memory safety earns points only where the kernel computes the right values: an empty kernel is safe but worthless. */
-    if (!verdict.memory_ok)
-        tally_failure(memory, job, index, description, verdict.memory);
-    else if (!verdict.values_ok)
-        memory->unearned++;
+    draw_guards(request.guard_bits);
+    for (int i = 0; i < launch.buffer_count; i++)
+        bytes += (2 * request.guard + launch.counts[i]) * sizeof(float);
+    if (session_size_buffers(&r->session, bytes) != 0)
+        return grade_launch_free(&launch), -2;
+    if (session_ask(&r->session, WIRE_CASE, &request, sizeof request, WIRE_CASE_DONE,
+                    sizeof(struct wire_case_done), &m) != 0 ||
+        unpack_case(r, &m, &launch, request.guard, bytes, &raw, &status, &data) != 0) {
+        r->session.broken = 1;
+        rc = -1;
+    } else if (status != CL_SUCCESS) {
+        verdict->memory_ok = 1;
+        snprintf(verdict->values, sizeof verdict->values, "the launch failed with %s", clk_error_name(status));
+    } else if (r->mode == RUNLAB_GRADE && harness_judge(r->lab->family, &launch, request.guard, request.guard_bits, &raw, verdict) != 0) {
+        rc = -1;
+    }
+    session_unmap_buffers(data, bytes);
+    wire_message_free(&m);
     grade_launch_free(&launch);
-    return 0;
+    return rc;
 }
 
 /* Under a simulator only small exact cases run: a simulated work-item is thousands of times slower. */
@@ -126,75 +293,144 @@ static int small_exact(const struct grade_case *c)
     return c->data == GRADE_EXACT && c->dims[0] * d1 <= 5000 && c->dims[0] * d1 * d2 <= 200000;
 }
 
-/* Runs the correctness cases and reports their three tests; returns 1 when every case was right. */
-static int run_cases(int fd, const struct clk_env *env, const struct lab_job *job, const struct built *b)
+static size_t cases_of(const struct lab_run *r, struct grade_case *cases)
+{
+    if (r->mode == RUNLAB_TECHNIQUE) {
+        cases[0] = r->lab->technique.shape;
+        cases[0].data = GRADE_EXACT;
+        return 1;
+    }
+    return grade_expand_cases(r->lab, r->max_local, cases, MAX_CASES);
+}
+
+static void show_progress(const struct lab_run *r, size_t i, size_t count)
+{
+    if (!r->g->style.colour)
+        return;
+    if (i < count)
+        fprintf(r->g->style.out, "\r  \u2026 %s: case %zu of %zu\033[K", r->lab->name, i + 1, count);
+    else
+        fprintf(r->g->style.out, "\r\033[K");
+    fflush(r->g->style.out);
+}
+
+/* Judges one case into its value tally and the memory tally; returns 0, or -1 when the run must stop. */
+static int tally_case(struct lab_run *r, size_t index, const struct grade_case *c, struct tally *values,
+                      struct tally *memory)
+{
+    struct case_verdict verdict;
+    char description[128];
+    int rc = judge_case(r, c, r->seed + index, &verdict);
+    if (rc != 0 || r->mode != RUNLAB_GRADE)
+        return rc;
+    r->lab->family->describe(c, description, sizeof description);
+    values->cases++;
+    memory->cases++;
+    if (verdict.values_ok)
+        tally_pass(values, r, index, description);
+    else
+        tally_failure(values, r, index, description, verdict.values);
+    /* Memory safety earns points only where the kernel computes the right values: an empty kernel is safe but worthless. */
+    if (!verdict.memory_ok)
+        tally_failure(memory, r, index, description, verdict.memory);
+    else if (!verdict.values_ok)
+        memory->unearned++;
+    return 0;
+}
+
+/* Adds the tests a stopped runner never finished: the one it stopped in says how, the rest were not run. */
+static void report_stop(struct lab_run *r, const struct stop *stop, int first_test, struct grade_lab_result *result)
+{
+    struct sandbox_outcome outcome;
+    char how[256], reason[512];
+    const double points[] = {r->lab->points.build, r->lab->points.exact, r->lab->points.real, r->lab->points.memory};
+    runlab_close(r, &outcome);
+    sandbox_describe(&outcome, r->g->cli->timeout_s, how, sizeof how);
+    sandbox_outcome_free(&outcome);
+    for (int t = first_test; t < RUNLAB_TEST_COUNT; t++) {
+        if (t == first_test)
+            snprintf(reason, sizeof reason, "the kernel %s during this test, at %s", how, stop->at);
+        else
+            snprintf(reason, sizeof reason, "not run: the kernel %s in an earlier test", how);
+        result_add(result, runlab_test_names[t], 0, points[t], 0, reason);
+    }
+    if (!r->g->cli->quick && r->g->cli->only_case < 0) {
+        snprintf(reason, sizeof reason, "not run: the kernel %s in an earlier test", how);
+        result_add(result, runlab_perf_name(r->lab), 0, runperf_points(r), 0, reason);
+    }
+}
+
+void runlab_cases(struct lab_run *r, long only_case, struct grade_lab_result *result)
 {
     static struct grade_case cases[MAX_CASES];
     static struct tally exact, real, memory;
-    size_t count = grade_expand_cases(job->lab, max_local_size(env, b), cases, MAX_CASES);
-    if (job->technique_run) {
-        cases[0] = job->lab->technique.shape;
-        cases[0].data = GRADE_EXACT;
-        count = 1;
-    }
-    char progress[64];
-    record_begin(fd, runlab_test_names[1]);
-    for (size_t i = 0; i < count; i++) {
-        if (job->only_case >= 0 && (size_t)job->only_case != i)
+    size_t count = cases_of(r, cases);
+    struct stop stop = {NULL, ""};
+    memset(&exact, 0, sizeof exact), memset(&real, 0, sizeof real), memset(&memory, 0, sizeof memory);
+    for (size_t i = 0; i < count && !stop.test; i++) {
+        struct tally *values = cases[i].data == GRADE_EXACT ? &exact : &real;
+        if ((only_case >= 0 && (size_t)only_case != i) ||
+            (r->mode == RUNLAB_SANITIZER && only_case < 0 && !small_exact(&cases[i])))
             continue;
-        if (job->sanitizer_run && !job->technique_run && job->only_case < 0 && !small_exact(&cases[i]))
-            continue;
-        if (i == count / 2)
-            record_begin(fd, runlab_test_names[2]);
-        snprintf(progress, sizeof progress, "case %zu of %zu", i + 1, count);
-        record_progress(fd, progress);
-        if (run_case(env, job, b, i, &cases[i], cases[i].data == GRADE_EXACT ? &exact : &real, &memory) != 0) {
-            record_setup_error(fd, "the grader ran out of host memory");
-            return 0;
+        show_progress(r, i, count);
+        int rc = tally_case(r, i, &cases[i], values, &memory);
+        if (rc == -2 && r->mode == RUNLAB_GRADE)
+            result->setup_error = strdup("the grader ran out of host memory");
+        if (rc != 0) {
+            stop.test = runlab_test_names[values == &exact ? 1 : 2];
+            snprintf(stop.at, sizeof stop.at, "case %zu of %zu", i + 1, count);
         }
     }
-    report_tally(fd, runlab_test_names[1], job->lab->points.exact, &exact, "all %d exact cases right",
+    show_progress(r, count, count);
+    if (r->mode != RUNLAB_GRADE || result->setup_error)
+        return;
+    if (stop.test && stop.test == runlab_test_names[1]) {
+        report_stop(r, &stop, 1, result);
+        return;
+    }
+    report_tally(result, runlab_test_names[1], r->lab->points.exact, &exact, "all %d exact cases right",
                  "%d of %d exact cases wrong");
-    report_tally(fd, runlab_test_names[2], job->lab->points.real, &real, "all %d real cases within tolerance",
+    if (stop.test) {
+        report_stop(r, &stop, 2, result);
+        return;
+    }
+    report_tally(result, runlab_test_names[2], r->lab->points.real, &real, "all %d real cases within tolerance",
                  "%d of %d real cases wrong");
-    report_tally(fd, runlab_test_names[3], job->lab->points.memory, &memory,
+    report_tally(result, runlab_test_names[3], r->lab->points.memory, &memory,
                  "no write outside the buffers and no input changed in %d cases",
                  "%d of %d cases wrote outside a buffer or changed an input");
-    return exact.failed == 0 && real.failed == 0 && memory.failed == 0 && exact.cases > 0;
+    if (!r->g->cli->quick && only_case < 0)
+        runperf_test(r, exact.failed == 0 && real.failed == 0 && memory.failed == 0 && exact.cases > 0, result);
 }
 
-
-const char *runlab_perf_name(const struct grade_lab_spec *lab)
+/* A kernel that was refused or did not build: the build test says why, and nothing else is run or blamed. */
+static void report_refusal(struct lab_run *r, struct grade_lab_result *result)
 {
-    return lab->perf.baseline_file ? "speed" : "bandwidth";
+    const double points[] = {r->lab->points.build, r->lab->points.exact, r->lab->points.real, r->lab->points.memory};
+    result_add(result, runlab_test_names[0], 0, points[0], 0, r->refusal);
+    for (int t = 1; t < RUNLAB_TEST_COUNT; t++)
+        result_add(result, runlab_test_names[t], 0, points[t], 0, "not run: the kernel does not build");
+    if (!r->g->cli->quick && r->g->cli->only_case < 0)
+        result_add(result, runlab_perf_name(r->lab), 0, runperf_points(r), 0, "not run: the kernel does not build");
 }
 
-int runlab_child(void *context, int fd)
+void runlab_kernel_tests(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed,
+                         struct grade_lab_result *result)
 {
-    const struct lab_job *job = context;
-    struct clk_env env;
-    struct built b;
-    static char reason[65536];
-    memset(&b, 0, sizeof b);
-    if (clk_env_create(job->device, &env) != 0) {
-        record_setup_error(fd, "no usable OpenCL device (see the message above)");
-        return 2;
-    }
-    record_device(fd, env.info.device_name);
-    record_begin(fd, runlab_test_names[0]);
-    if (build_all(&env, job, &b, reason, sizeof reason) != 0) {
-        const double points[] = {job->lab->points.exact, job->lab->points.real, job->lab->points.memory};
-        report(fd, runlab_test_names[0], 0, job->lab->points.build, 0, reason);
-        for (int t = 1; t < RUNLAB_TEST_COUNT; t++)
-            report(fd, runlab_test_names[t], 0, points[t - 1], 0, "not run: the kernel does not build");
+    struct lab_run r = {.g = g, .lab = lab, .seed = seed, .mode = RUNLAB_GRADE};
+    char reason[PATH_MAX + 128];
+    runlab_open(&r, NULL, g->cli->timeout_s);
+    snprintf(result->device, sizeof result->device, "%s", r.hello.device_name);
+    if (r.setup) {
+        result->setup_error = strdup(r.setup);
+    } else if (r.refusal) {
+        report_refusal(&r, result);
     } else {
-        snprintf(reason, sizeof reason, "%s builds and defines %s", job->kernel_path, job->lab->kernel_name);
-        report(fd, runlab_test_names[0], job->lab->points.build, job->lab->points.build, 1, reason);
-        int correct = run_cases(fd, &env, job, &b);
-        if (!job->quick && job->only_case < 0)
-            run_perf(fd, &env, job, &b, correct);
+        snprintf(reason, sizeof reason, "%s builds and defines %s", r.kernel_shown, lab->kernel_name);
+        result_add(result, runlab_test_names[0], lab->points.build, lab->points.build, 1, reason);
+        runlab_cases(&r, g->cli->only_case, result);
     }
-    release_built(&b);
-    clk_env_release(&env);
-    return 0;
+    runlab_close(&r, NULL);
+    if (g->cli->solutions)
+        scratch_keep_cache(g->root, r.run_dir);
 }

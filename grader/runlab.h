@@ -1,39 +1,59 @@
-/* Grading one lab's kernel: build, correctness cases and memory safety, run inside the sandboxed child. */
+/* The judge's side of one lab's kernel tests: a confined runner on a scratch copy of the lab folder, the cases
+   it is asked to run, and the verdicts the judge draws from the raw buffers it sends back. */
 #ifndef CLKIT_GRADER_RUNLAB_H
 #define CLKIT_GRADER_RUNLAB_H
 
+#include "grading.h"
 #include "labs.h"
+#include "profile.h"
+#include "session.h"
 
+#include <limits.h>
 #include <stdint.h>
 
-struct lab_job {
-    const struct grade_lab_spec *lab;
-    const char *kernel_path;  /* the student's .cl */
-    const char *device;       /* --device SPEC, or NULL */
-    uint64_t seed;
-    long only_case;           /* --case N, or -1 for every case */
-    int verbose;
-    const char *replay;       /* the command that replays a case, without --case and --seed */
-    int quick;                /* correctness only: no performance test */
-    const char *kernels_dir;  /* the baselines and probes */
-    const char *profiles_dir; /* the device profiles */
-    int calibrate_runs;       /* --calibrate: how many timings make a threshold */
-    int sanitizer_run;        /* inside Oclgrind: small exact cases only, no guard bands */
-    int technique_run;        /* inside Oclgrind: only the lab's fixed technique case */
+enum runlab_mode {
+    RUNLAB_GRADE,     /* every case in guard bands, then the performance test */
+    RUNLAB_SANITIZER, /* inside Oclgrind: small exact cases, no guard bands */
+    RUNLAB_TECHNIQUE  /* inside Oclgrind: only the lab's fixed technique case */
 };
 
-/* The names of the correctness tests, in the order the child reports them. */
+/* One lab's runner and what it said before running anything. */
+struct lab_run {
+    struct grading *g;
+    const struct grade_lab_spec *lab;
+    uint64_t seed;
+    enum runlab_mode mode;
+    char run_dir[PATH_MAX];
+    char kernel_shown[PATH_MAX + 64]; /* the kernel's path as the user knows it */
+    struct session session;
+    struct wire_hello hello;
+    size_t max_local;
+    char *refusal;   /* why the submission was refused or its kernel did not build (set-up passed) */
+    char *setup;     /* why the lab could not be graded at all (no device) */
+    struct profile profile; /* the device's profile, once loaded */
+    int profile_loaded;
+};
+
+/* The names of the correctness tests, in order. */
 extern const char *const runlab_test_names[];
 #define RUNLAB_TEST_COUNT 4
 
 /* The name of the lab's performance test: "speed" against a baseline, or "bandwidth". */
 const char *runlab_perf_name(const struct grade_lab_spec *lab);
 
-/* Grades the kernel of job (a struct lab_job) and writes its records to fd; the sandbox calls it in the child. */
-int runlab_child(void *job, int fd);
+/* Stages lab's folder, checks its source rules, starts the runner (inside wrapper, e.g. Oclgrind, when not NULL,
+   for at most timeout_s) and has it build the kernel; returns 0 when the runner is up (see refusal and setup). */
+int runlab_open(struct lab_run *r, char *const wrapper[], int timeout_s);
 
-/* Times the solution of job's lab calibrate_runs times and writes its profile lines, after a header of the
-   device and sizes, to fd; the sandbox calls it in the child. */
-int runlab_calibrate_child(void *job, int fd);
+/* Ends the runner and fills outcome (may be NULL) with how it ended. */
+void runlab_close(struct lab_run *r, struct sandbox_outcome *outcome);
+
+/* Runs every case of r's mode (only case only_case when >= 0); in RUNLAB_GRADE mode adds the correctness tests
+   and, unless quick, the performance test to result. */
+void runlab_cases(struct lab_run *r, long only_case, struct grade_lab_result *result);
+
+/* Grades lab's kernel from g's source folder: build, exact and real cases, memory safety, speed. */
+void runlab_kernel_tests(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed,
+                         struct grade_lab_result *result);
 
 #endif

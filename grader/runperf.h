@@ -1,11 +1,21 @@
-/* A lab's performance test, and the solution timings that calibrate a profile, run in the lab's child. */
+/* A lab's performance test, judged: the runner times the kernel on the profile's timing case, the judge sets
+   the times against the device's profile. */
 #ifndef CLKIT_GRADER_RUNPERF_H
 #define CLKIT_GRADER_RUNPERF_H
 
-#include "builds.h"
+#include "runlab.h"
 
-/* Times the student's kernel against the lab's baseline (or alone) and reports the speed or bandwidth test to fd;
-   a kernel that is not correct is not timed. */
-void run_perf(int fd, const struct clk_env *env, const struct lab_job *job, const struct built *b, int correct);
+/* Loads the profile of r's device once; returns 0, or -1 with why. */
+int runperf_profile(struct lab_run *r, char *why, size_t size);
+
+/* The points of r's performance test on this device (0 when its profile cannot be read). */
+double runperf_points(struct lab_run *r);
+
+/* Adds the speed or bandwidth test to result; a kernel that is not correct is not timed. */
+void runperf_test(struct lab_run *r, int correct, struct grade_lab_result *result);
+
+/* Times r's kernel runs times for calibration: each run's speedup over the baseline, or its fraction of the
+   device's peak, in values; returns 0, or -1 with why. */
+int runperf_calibrate(struct lab_run *r, int runs, double *values, char *why, size_t size);
 
 #endif

@@ -1,29 +1,75 @@
-/* Isolation: run untrusted work in a child process with a time limit and resource limits. */
+/* Confinement: runs programs in their own session with a hard deadline, resource limits, a clean environment,
+   and, where the system allows, as an unprivileged user inside bubblewrap. */
 #ifndef CLKIT_GRADER_SANDBOX_H
 #define CLKIT_GRADER_SANDBOX_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 enum sandbox_end { SANDBOX_EXITED, SANDBOX_SIGNALED, SANDBOX_TIMED_OUT, SANDBOX_FAILED };
 
-/* How the child ended and what it wrote to its pipe (NUL-terminated, caller frees). */
+/* How the child ended and what it printed (NUL-terminated, caller frees). */
 struct sandbox_outcome {
     enum sandbox_end end;
     int code; /* exit status, or the signal number */
     char *output;
     size_t output_length;
+    size_t output_dropped; /* bytes printed past the cap, read and thrown away */
 };
 
-/* Called in the child; writes its report to fd and returns the exit status. */
-typedef int (*sandbox_fn)(void *context, int fd);
+#define SANDBOX_MAX_HIDDEN 8
 
-/* Runs fn in a child under timeout_s seconds; on_data (when not NULL) sees the output as it arrives. */
-int sandbox_run(sandbox_fn fn, void *context, int timeout_s,
-                void (*on_data)(void *context, const char *data, size_t length), void *data_context,
-                struct sandbox_outcome *outcome);
+/* What a confined program may see and use. */
+struct sandbox_policy {
+    int untrusted;           /* submitted code: every layer; 0: the grader's own tools, with session and deadline */
+    const char *workdir;     /* where it starts; NULL: the grader's own */
+    const char *readable;    /* a folder it sees read-only under bubblewrap (the scratch copy of the kit) */
+    const char *writable;    /* the one folder it may write: HOME, TMPDIR and caches live there */
+    const char *hidden[SANDBOX_MAX_HIDDEN]; /* folders it must not see (the kit, classmates); NULL entries unused */
+    int timeout_s;
+    size_t output_limit;     /* bytes of output kept; the rest is read and dropped */
+    int wire;                /* give it a request pipe on stdin and a reply pipe on fd 3 */
+    int shared_fd;           /* > 0: also passed to it as fd 4 (the wire's buffers file) */
+};
 
-/* Runs argv[0] with stdout and stderr captured into outcome->output (at most max_output bytes kept). */
-int sandbox_exec(char *const argv[], int timeout_s, size_t max_output, struct sandbox_outcome *outcome);
+/* A running confined program. */
+struct sandbox_child {
+    pid_t pid;
+    int output_fd;           /* its stdout and stderr */
+    int request_fd;          /* to its stdin (wire), or -1 */
+    int reply_fd;            /* from its fd 3 (wire), or -1 */
+    double deadline;         /* on the monotonic clock */
+    size_t output_limit;
+    struct sandbox_outcome outcome;
+};
+
+/* Starts argv[0] (a path) under policy; returns 0, or -1 when it cannot be started. */
+int sandbox_spawn(char *const argv[], const struct sandbox_policy *policy, struct sandbox_child *child);
+
+/* Reads what the child has printed so far, keeping up to its output limit; returns -1 at end of file. */
+int sandbox_drain(struct sandbox_child *child);
+
+/* Waits for the child until its deadline (also after it closes its output), then kills its process group and
+   every process it left behind, and fills outcome (which takes the output). */
+void sandbox_finish(struct sandbox_child *child, struct sandbox_outcome *outcome);
+
+/* Runs argv[0] under policy to the end; outcome holds its output. Returns 0, or -1 when it could not start. */
+int sandbox_exec(char *const argv[], const struct sandbox_policy *policy, struct sandbox_outcome *outcome);
+
+/* Finds name in PATH and writes its full path to path; returns 0, or -1 when it is not installed. */
+int sandbox_find_program(const char *name, char *path, size_t size);
+
+/* Seconds on the monotonic clock. */
+double sandbox_now(void);
+
+/* Makes this process the reaper of every orphan it leaves, so nothing outlives the grader; call once at start. */
+void sandbox_init(void);
+
+/* Describes the layers that hold for untrusted code on this machine, in one line. */
+void sandbox_layers(char *text, size_t size);
+
+/* Gives path (a folder the judge made) to the user untrusted code runs as, so that it can write there. */
+int sandbox_give(const char *path);
 
 /* Describes an outcome in words: "timed out after 30 s", "crashed with SIGSEGV (...)", "exited with status 3". */
 void sandbox_describe(const struct sandbox_outcome *outcome, int timeout_s, char *text, size_t size);

@@ -2,6 +2,9 @@
 
 #include "files.h"
 #include "sandbox.h"
+#include "scratch.h"
+
+#include <limits.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,12 +16,9 @@
 int sanitize_available(void)
 {
     static int found = -1; /* asked once a run */
-    if (found < 0) {
-        struct sandbox_outcome outcome;
-        char *argv[] = {"sh", "-c", "command -v oclgrind", NULL};
-        found = sandbox_exec(argv, 10, 1024, &outcome) == 0 && outcome.end == SANDBOX_EXITED && outcome.code == 0;
-        sandbox_outcome_free(&outcome);
-    }
+    char path[PATH_MAX];
+    if (found < 0)
+        found = sandbox_find_program("oclgrind", path, sizeof path) == 0;
     return found;
 }
 
@@ -136,85 +136,72 @@ int sanitize_parse(const char *log, char *text, size_t size)
     return count;
 }
 
-/* The command that grades lab again inside Oclgrind (with its flags), with mode for the inner grader:
-   --sanitizer-run (small cases, no guard bands) or --technique-run (the lab's fixed technique case). */
-static int build_argv(const struct grading *g, const struct grade_lab_spec *lab, const char *oclgrind_flag,
-                      const char *mode, long only_case, char **argv, char *strings)
+/* Oclgrind's command line around the runner: its checks, its log in the run folder, the kit's plugin. */
+static void oclgrind_argv(struct grading *g, const struct grade_lab_spec *lab, const char *flag, char **argv,
+                          char *program, char *log, char *plugin)
 {
-    char *log = strings, *self = strings + 256, *seed = strings + 4352, *timeout = seed + 32, *the_case = seed + 64;
-    char *plugin = strings + 4608;
-    ssize_t length = readlink("/proc/self/exe", self, 4000);
     int argc = 0;
-    if (length <= 0)
-        return -1;
-    self[length] = '\0';
-    snprintf(log, 256, "%s/%s-oclgrind.log", g->scratch, lab->name);
-    snprintf(seed, 32, "%llu", (unsigned long long)g->seed);
-    snprintf(timeout, 32, "%d", g->cli->timeout_s);
-    snprintf(the_case, 32, "%ld", only_case);
-    argv[argc++] = "oclgrind";
-    if (strcmp(oclgrind_flag, "--inst-counts") == 0) {
+    argv[argc++] = program;
+    if (strcmp(flag, "--inst-counts") == 0) {
         argv[argc++] = "--inst-counts";
         /* The coalescing measure comes from the kit's own plugin, where it could be built. */
-        snprintf(plugin, 4200, "%s/build/grader/oclgrind/libclkit-coalesce.so", g->root);
         if (clk_file_exists(plugin))
             argv[argc++] = "--plugins", argv[argc++] = plugin;
     } else
         argv[argc++] = "--data-races", argv[argc++] = "--uninitialized";
-    argv[argc++] = "--log", argv[argc++] = log, argv[argc++] = self;
-    argv[argc++] = "--device", argv[argc++] = "oclgrind", argv[argc++] = "--quick", argv[argc++] = (char *)mode;
-    argv[argc++] = "--seed", argv[argc++] = seed, argv[argc++] = "--timeout", argv[argc++] = timeout;
-    if (g->submission)
-        argv[argc++] = "--submission", argv[argc++] = (char *)g->source_dir;
-    else if (g->cli->solutions)
-        argv[argc++] = "--solutions";
-    if (only_case >= 0)
-        argv[argc++] = "--case", argv[argc++] = the_case;
-    argv[argc++] = (char *)lab->name;
+    snprintf(log, PATH_MAX + 64, "%s/run-%s/oclgrind.log", g->scratch, lab->name);
+    argv[argc++] = "--log", argv[argc++] = log;
     argv[argc] = NULL;
-    return 0;
 }
 
-char *sanitize_exec(struct grading *g, const struct grade_lab_spec *lab, const char *oclgrind_flag, const char *mode,
-                    long only_case, int limit, char *why, size_t size)
+char *sanitize_exec(struct grading *g, const struct grade_lab_spec *lab, const char *oclgrind_flag,
+                    enum runlab_mode mode, long only_case, int limit, char *why, size_t size)
 {
-    static char strings[4608 + 4200];
-    char *argv[32], *log;
+    static char program[PATH_MAX], log_path[PATH_MAX + 64], plugin[PATH_MAX + 64];
+    struct lab_run r = {.g = g, .lab = lab, .seed = g->seed, .mode = mode};
+    struct grade_lab_result ignored;
     struct sandbox_outcome outcome;
-    if (build_argv(g, lab, oclgrind_flag, mode, only_case, argv, strings) != 0) {
-        snprintf(why, size, "cannot find the grader's own program to run under Oclgrind");
+    char *argv[12], *log, *both;
+    size_t length = 0;
+    memset(&ignored, 0, sizeof ignored);
+    snprintf(plugin, sizeof plugin, "%s/kit/bin/libclkit-coalesce.so", g->scratch);
+    if (sandbox_find_program("oclgrind", program, sizeof program) != 0) {
+        snprintf(why, size, "Oclgrind is not installed");
         return NULL;
     }
-    unlink(strings);
-    sandbox_exec(argv, limit, 1 << 20, &outcome);
-    if (outcome.end != SANDBOX_EXITED || outcome.code == 2 || outcome.code == 127) {
+    oclgrind_argv(g, lab, oclgrind_flag, argv, program, log_path, plugin);
+    runlab_open(&r, argv, limit);
+    if (!r.setup && !r.refusal)
+        runlab_cases(&r, only_case, &ignored);
+    if (r.setup || r.refusal)
+        snprintf(why, size, "%s", r.setup ? r.setup : r.refusal);
+    int failed = r.setup || r.refusal;
+    runlab_close(&r, &outcome);
+    result_free(&ignored);
+    if (failed || outcome.end != SANDBOX_EXITED) {
         char how[256];
         sandbox_describe(&outcome, limit, how, sizeof how);
-        snprintf(why, size, "Oclgrind %s; its output ends with:\n%s", how,
-                 outcome.output && outcome.output_length > 2000 ? outcome.output + outcome.output_length - 2000
-                                                                : (outcome.output ? outcome.output : ""));
+        if (!failed)
+            snprintf(why, size, "Oclgrind %s; its output ends with:\n%s", how,
+                     outcome.output && outcome.output_length > 2000 ? outcome.output + outcome.output_length - 2000
+                                                                    : (outcome.output ? outcome.output : ""));
         sandbox_outcome_free(&outcome);
         return NULL;
     }
-    log = clk_file_exists(strings) ? clk_read_text(strings, NULL) : NULL;
-    /* Diagnostics go to the log; the instruction counts to the program's own output: keep both. */
-    if (log && outcome.output) {
-        char *both = malloc(strlen(log) + outcome.output_length + 2);
-        if (both)
-            sprintf(both, "%s\n%s", log, outcome.output);
-        free(log);
-        log = both;
-    } else if (!log && outcome.output) {
-        log = strdup(outcome.output);
-    }
+    log = scratch_read_untrusted(log_path, 4u << 20, &length);
+    /* Diagnostics go to the log; the instruction counts to Oclgrind's own output: keep both. */
+    both = malloc(length + outcome.output_length + 2);
+    if (both)
+        sprintf(both, "%s\n%s", log ? log : "", outcome.output ? outcome.output : "");
+    free(log);
     sandbox_outcome_free(&outcome);
-    return log ? log : strdup("");
+    return both;
 }
 
 int sanitize_lab(struct grading *g, const struct grade_lab_spec *lab, long only_case, int limit, char *text,
                  size_t size)
 {
-    char *log = sanitize_exec(g, lab, "--data-races", "--sanitizer-run", only_case, limit, text, size);
+    char *log = sanitize_exec(g, lab, "--data-races", RUNLAB_SANITIZER, only_case, limit, text, size);
     int found;
     if (!log)
         return -1;

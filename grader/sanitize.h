@@ -4,6 +4,7 @@
 
 #include "grading.h"
 #include "labs.h"
+#include "runlab.h"
 
 #include <stddef.h>
 
@@ -14,11 +15,11 @@ int sanitize_available(void);
    how many times) with a hint; returns the number of distinct problems. */
 int sanitize_parse(const char *log, char *text, size_t size);
 
-/* Runs the grader on lab inside Oclgrind with oclgrind_flag ("--data-races" also checks uninitialised values,
-   or "--inst-counts") and the inner grader's mode ("--sanitizer-run" or "--technique-run"); returns
-   Oclgrind's log (caller frees), or NULL with why. */
-char *sanitize_exec(struct grading *g, const struct grade_lab_spec *lab, const char *oclgrind_flag, const char *mode,
-                    long only_case, int limit, char *why, size_t size);
+/* Runs lab's runner inside Oclgrind with oclgrind_flag ("--data-races" also checks uninitialised values, or
+   "--inst-counts") on the cases of mode (RUNLAB_SANITIZER or RUNLAB_TECHNIQUE); returns Oclgrind's log and
+   output (caller frees), or NULL with why. */
+char *sanitize_exec(struct grading *g, const struct grade_lab_spec *lab, const char *oclgrind_flag,
+                    enum runlab_mode mode, long only_case, int limit, char *why, size_t size);
 
 /* Runs lab's small exact cases (or only case only_case, when >= 0) under Oclgrind with races, bounds and
    uninitialised values checked, for at most limit seconds; writes the findings to text and returns their

@@ -114,7 +114,7 @@ void technique_test(struct grading *g, const struct grade_lab_spec *lab, struct 
             test->informational = 1;
         return;
     }
-    if (!(log = sanitize_exec(g, lab, "--inst-counts", "--technique-run", -1, 2 * g->cli->timeout_s + 30, why,
+    if (!(log = sanitize_exec(g, lab, "--inst-counts", RUNLAB_TECHNIQUE, -1, 2 * g->cli->timeout_s + 30, why,
                               sizeof why))) {
         result_add(result, "technique", 0, TECHNIQUE_POINTS, 0, why);
         return;

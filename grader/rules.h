@@ -1,0 +1,18 @@
+/* Source rules for submissions: what a kernel or host program may not contain, checked before anything is built. */
+#ifndef CLKIT_GRADER_RULES_H
+#define CLKIT_GRADER_RULES_H
+
+#include <stddef.h>
+
+enum rules_kind { RULES_KERNEL, RULES_HOST };
+
+/* Checks the source text of the file shown as path: no inline assembly, no token pasting or trigraphs (which could
+   spell it), and #include only of files beside it ("name.h"), or for a host program also system headers
+   (<stdio.h>). Returns 0, or -1 with why naming the file and line. */
+int rules_check(enum rules_kind kind, const char *path, const char *text, char *why, size_t size);
+
+/* Reads the file at real (shown to students as path) and checks it with rules_check; a file that cannot be read
+   passes, since the build then reports it. */
+int rules_check_file(enum rules_kind kind, const char *real, const char *path, char *why, size_t size);
+
+#endif

@@ -1,0 +1,269 @@
+#include "scratch.h"
+
+#include "sandbox.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define CACHE_FILES_LIMIT 100000
+#define CACHE_BYTES_LIMIT ((size_t)256 << 20)
+
+/* Limits and rules of one tree copy. */
+struct copy_rules {
+    int refuse_links; /* a submission: a link or special file is an error; else they are skipped */
+    int give;         /* hand each copy to the user confined code runs as */
+    int merge;        /* a file that is already there stays (a cache) */
+    mode_t file_mode;
+    size_t files_left, bytes_left;
+    const char *shown; /* the source root as the user knows it, for messages */
+};
+
+static int copy_file(const char *src, const char *dst, const struct stat *st, struct copy_rules *r, char *why,
+                     size_t size)
+{
+    char buffer[65536];
+    ssize_t got;
+    int in = open(src, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), out;
+    if (in < 0) {
+        snprintf(why, size, "cannot read %s: %s", src, strerror(errno));
+        return -1;
+    }
+    out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, r->file_mode | (st->st_mode & 0100));
+    if (out < 0 && errno == EEXIST && r->merge) {
+        close(in);
+        return 0;
+    }
+    if (out < 0) {
+        snprintf(why, size, "cannot write %s: %s", dst, strerror(errno));
+        close(in);
+        return -1;
+    }
+    while ((got = read(in, buffer, sizeof buffer)) > 0 && write(out, buffer, (size_t)got) == got)
+        ;
+    close(in);
+    if (r->give)
+        sandbox_give(dst);
+    if (close(out) != 0 || got != 0) {
+        snprintf(why, size, "cannot copy %s", src);
+        return -1;
+    }
+    return 0;
+}
+
+static int copy_tree(const char *src, const char *dst, struct copy_rules *r, char *why, size_t size);
+
+static int copy_entry(const char *src, const char *dst, struct copy_rules *r, char *why, size_t size)
+{
+    struct stat st;
+    if (lstat(src, &st) != 0) {
+        snprintf(why, size, "cannot read %s: %s", src, strerror(errno));
+        return -1;
+    }
+    if (S_ISDIR(st.st_mode))
+        return copy_tree(src, dst, r, why, size);
+    if (!S_ISREG(st.st_mode)) {
+        if (!r->refuse_links)
+            return 0;
+        snprintf(why, size, "%s is %s: a submission holds regular files only (copy the file itself)", src,
+                 S_ISLNK(st.st_mode) ? "a symbolic link" : "a special file");
+        return -1;
+    }
+    if (r->files_left == 0 || (size_t)st.st_size > r->bytes_left) {
+        snprintf(why, size, "%s holds more than %d files or %zu MiB: a submission holds its lab's sources only",
+                 r->shown, SCRATCH_FILES_LIMIT, SCRATCH_BYTES_LIMIT >> 20);
+        return -1;
+    }
+    r->files_left--;
+    r->bytes_left -= (size_t)st.st_size;
+    return copy_file(src, dst, &st, r, why, size);
+}
+
+static int copy_tree(const char *src, const char *dst, struct copy_rules *r, char *why, size_t size)
+{
+    DIR *d;
+    struct dirent *e;
+    int rc = 0;
+    if (mkdir(dst, 0755) != 0 && errno != EEXIST) {
+        snprintf(why, size, "cannot create %s: %s", dst, strerror(errno));
+        return -1;
+    }
+    if (r->give)
+        sandbox_give(dst);
+    if (!(d = opendir(src))) {
+        snprintf(why, size, "cannot read the folder %s: %s", src, strerror(errno));
+        return -1;
+    }
+    while (rc == 0 && (e = readdir(d)) != NULL) {
+        char from[4096], to[4096];
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        if (snprintf(from, sizeof from, "%s/%s", src, e->d_name) >= (int)sizeof from ||
+            snprintf(to, sizeof to, "%s/%s", dst, e->d_name) >= (int)sizeof to) {
+            snprintf(why, size, "a path in %s is too long", r->shown);
+            rc = -1;
+        } else {
+            rc = copy_entry(from, to, r, why, size);
+        }
+    }
+    closedir(d);
+    return rc;
+}
+
+int scratch_copy_submission(const char *src, const char *dst, char *why, size_t size)
+{
+    struct copy_rules r = {.refuse_links = 1, .give = 1, .file_mode = 0644, .files_left = SCRATCH_FILES_LIMIT,
+                           .bytes_left = SCRATCH_BYTES_LIMIT, .shown = src};
+    struct stat st;
+    if (lstat(src, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        snprintf(why, size, "%s is %s", src, lstat(src, &st) == 0 ? "not a plain folder (a link?)" : "missing");
+        return -1;
+    }
+    return copy_tree(src, dst, &r, why, size);
+}
+
+static int copy_kit_part(const char *root, const char *part, const char *dst, char *why, size_t size)
+{
+    char from[4096];
+    struct copy_rules r = {.file_mode = 0644, .files_left = 4096, .bytes_left = (size_t)1 << 30, .shown = part};
+    snprintf(from, sizeof from, "%s/%s", root, part);
+    return copy_tree(from, dst, &r, why, size);
+}
+
+/* A single file of the kit, copied with mode (0755 for programs). */
+static int copy_kit_file(const char *root, const char *part, const char *dst, mode_t mode, char *why, size_t size)
+{
+    char from[4096];
+    struct stat st;
+    struct copy_rules r = {.file_mode = mode, .files_left = 1, .bytes_left = (size_t)1 << 30, .shown = part};
+    snprintf(from, sizeof from, "%s/%s", root, part);
+    if (stat(from, &st) != 0) {
+        snprintf(why, size, "%s is missing: run make in the kit", from);
+        return -1;
+    }
+    return copy_file(from, dst, &st, &r, why, size);
+}
+
+int scratch_stage_kit(const char *root, const char *scratch, char *why, size_t size)
+{
+    char kit[4096], path[4200], plugin[4096];
+    const char *folders[] = {"bin", "kernels", "include", "lib", NULL};
+    struct stat st;
+    snprintf(kit, sizeof kit, "%s/kit", scratch);
+    chmod(scratch, 0711);
+    if (mkdir(kit, 0755) != 0)
+        return snprintf(why, size, "cannot create %s: %s", kit, strerror(errno)), -1;
+    for (int i = 0; folders[i]; i++) {
+        snprintf(path, sizeof path, "%s/%s", kit, folders[i]);
+        if (mkdir(path, 0755) != 0)
+            return snprintf(why, size, "cannot create %s", path), -1;
+    }
+    snprintf(plugin, sizeof plugin, "%s/build/grader/oclgrind/libclkit-coalesce.so", root);
+    snprintf(path, sizeof path, "%s/bin/libclkit-coalesce.so", kit);
+    if (stat(plugin, &st) == 0 &&
+        copy_kit_file(root, "build/grader/oclgrind/libclkit-coalesce.so", path, 0755, why, size) != 0)
+        return -1;
+    snprintf(path, sizeof path, "%s/bin/clkit-runner", kit);
+    if (copy_kit_file(root, "build/grader/clkit-runner", path, 0755, why, size) != 0)
+        return -1;
+    snprintf(path, sizeof path, "%s/lib/libclkit.a", kit);
+    if (copy_kit_file(root, "build/libclkit.a", path, 0644, why, size) != 0)
+        return -1;
+    snprintf(path, sizeof path, "%s/kernels", kit);
+    if (copy_kit_part(root, "kernels", path, why, size) != 0)
+        return -1;
+    snprintf(path, sizeof path, "%s/include", kit);
+    return copy_kit_part(root, "common", path, why, size);
+}
+
+int scratch_new_run(const char *root, const char *scratch, const char *name, char *run, size_t run_size, char *why,
+                    size_t size)
+{
+    char cache[4200], trusted[4200];
+    struct copy_rules r = {.give = 1, .file_mode = 0644, .files_left = CACHE_FILES_LIMIT,
+                           .bytes_left = CACHE_BYTES_LIMIT, .shown = "the PoCL cache"};
+    struct stat st;
+    snprintf(run, run_size, "%s/run-%s", scratch, name);
+    scratch_remove(run);
+    if (mkdir(run, 0700) != 0 || sandbox_give(run) != 0) {
+        snprintf(why, size, "cannot create %s: %s", run, strerror(errno));
+        return -1;
+    }
+    snprintf(trusted, sizeof trusted, "%s/build/pocl-cache", root);
+    snprintf(cache, sizeof cache, "%s/pocl-cache", run);
+    if (stat(trusted, &st) == 0 && copy_tree(trusted, cache, &r, why, size) != 0)
+        return scratch_remove(cache), 0; /* a cold cache is slower, not wrong */
+    return 0;
+}
+
+void scratch_keep_cache(const char *root, const char *run)
+{
+    char cache[4200], trusted[4200], why[256];
+    struct copy_rules r = {.merge = 1, .file_mode = 0644, .files_left = CACHE_FILES_LIMIT,
+                           .bytes_left = CACHE_BYTES_LIMIT, .shown = "the PoCL cache"};
+    struct stat st;
+    snprintf(cache, sizeof cache, "%s/pocl-cache", run);
+    snprintf(trusted, sizeof trusted, "%s/build/pocl-cache", root);
+    if (stat(cache, &st) == 0)
+        copy_tree(cache, trusted, &r, why, sizeof why);
+}
+
+int scratch_copy_file(const char *src, const char *dst, int mode, char *why, size_t size)
+{
+    struct stat st;
+    struct copy_rules r = {.give = 1, .file_mode = (mode_t)mode, .files_left = 1, .bytes_left = (size_t)1 << 30,
+                           .shown = src};
+    if (stat(src, &st) != 0) {
+        snprintf(why, size, "%s is missing", src);
+        return -1;
+    }
+    return copy_file(src, dst, &st, &r, why, size);
+}
+
+char *scratch_read_untrusted(const char *path, size_t max_bytes, size_t *length)
+{
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    char *data = NULL;
+    ssize_t got = 0;
+    if (fd < 0)
+        return NULL;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size <= max_bytes &&
+        (data = malloc((size_t)st.st_size + 1)) != NULL) {
+        size_t have = 0;
+        while (have < (size_t)st.st_size && (got = read(fd, data + have, (size_t)st.st_size - have)) > 0)
+            have += (size_t)got;
+        data[have] = '\0';
+        *length = have;
+    }
+    close(fd);
+    return data;
+}
+
+int scratch_remove(const char *path)
+{
+    struct stat st;
+    DIR *d;
+    struct dirent *e;
+    if (lstat(path, &st) != 0)
+        return errno == ENOENT ? 0 : -1;
+    if (!S_ISDIR(st.st_mode))
+        return unlink(path);
+    chmod(path, 0700); /* a folder left unreadable must still go */
+    if ((d = opendir(path)) != NULL) {
+        while ((e = readdir(d)) != NULL) {
+            char child[4096];
+            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+                continue;
+            snprintf(child, sizeof child, "%s/%s", path, e->d_name);
+            scratch_remove(child);
+        }
+        closedir(d);
+    }
+    return rmdir(path);
+}

@@ -1,0 +1,37 @@
+/* Scratch space: the copy of the kit that confined code may see, and a fresh folder for each confined run. */
+#ifndef CLKIT_GRADER_SCRATCH_H
+#define CLKIT_GRADER_SCRATCH_H
+
+#include <stddef.h>
+
+#define SCRATCH_FILES_LIMIT 64
+#define SCRATCH_BYTES_LIMIT ((size_t)4 << 20)
+
+/* Copies the runner, the Oclgrind plugin, kernels/ and the headers and library host programs build with from the
+   kit at root into scratch/kit (readable by everyone, writable by no runner); returns 0, or -1 with why. */
+int scratch_stage_kit(const char *root, const char *scratch, char *why, size_t size);
+
+/* Makes a fresh folder for one confined run, owned by the user confined code runs as, with a copy of the
+   trusted PoCL cache in it; fills run (its path); returns 0, or -1 with why. */
+int scratch_new_run(const char *root, const char *scratch, const char *name, char *run, size_t run_size, char *why,
+                    size_t size);
+
+/* Copies the submitted folder src into dst: regular files only, at most SCRATCH_FILES_LIMIT files and
+   SCRATCH_BYTES_LIMIT bytes; a symbolic link or any other special file is refused, naming it. Returns 0, or -1
+   with why. */
+int scratch_copy_submission(const char *src, const char *dst, char *why, size_t size);
+
+/* After a run of the kit's own kernels only: adds the run's new PoCL cache entries to the trusted cache. */
+void scratch_keep_cache(const char *root, const char *run);
+
+/* Copies the kit's file src to dst with mode, handed to the user confined code runs as; returns 0, or -1 with why. */
+int scratch_copy_file(const char *src, const char *dst, int mode, char *why, size_t size);
+
+/* Reads a file that confined code wrote, without following a link and refusing anything but a regular file of at
+   most max_bytes; returns the bytes (NUL-terminated, caller frees) and their number in *length, or NULL. */
+char *scratch_read_untrusted(const char *path, size_t max_bytes, size_t *length);
+
+/* Removes a folder and everything in it, without following links; returns 0, or -1. */
+int scratch_remove(const char *path);
+
+#endif
