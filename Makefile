@@ -22,7 +22,7 @@ else
 Q := @
 endif
 
-PACKAGES    := gcc g++ make ocl-icd-opencl-dev opencl-headers pocl-opencl-icd check pkg-config libcjson-dev libxml2-utils python3-yaml oclgrind liboclgrind-dev
+PACKAGES    := gcc g++ make ocl-icd-opencl-dev opencl-headers pocl-opencl-icd check pkg-config libcjson-dev libxml2-utils python3-yaml oclgrind liboclgrind-dev bubblewrap
 LABS        := lab1 lab2 lab3 lab4 lab5 lab6 lab7
 COMMON_OBJ  := $(patsubst %.c,build/%.o,$(wildcard common/*.c))
 LIB         := build/libclkit.a
@@ -35,7 +35,7 @@ GRADER      := build/grader/grade
 # The runner: the only grader process that runs submitted code (see README, Security).
 RUNNER      := build/grader/clkit-runner
 RUNNER_OBJ  := $(patsubst %,build/grader/%.o,runner builds clblast compare families families2d harness labs perf \
-               profile result wire)
+               profile result safetext wire)
 # How the grader builds a submitted host program: the compiler, its flags, "--", the libraries (one per line).
 HOST_FLAGS  := build/host-flags
 
@@ -109,6 +109,9 @@ setup:
 	sudo=; [ "$$(id -u)" -eq 0 ] || sudo=sudo; \
 	echo "setup: installing" $$missing; \
 	$$sudo apt-get update && $$sudo apt-get install -y $$missing
+	@# A user of its own for submitted code when the grader runs as root (see README, Security).
+	@id clkit-runner >/dev/null 2>&1 || [ "$$(id -u)" -ne 0 ] || \
+	  { useradd --system --no-create-home --shell /usr/sbin/nologin clkit-runner && echo "setup: created the user clkit-runner"; }
 
 # The kit's own tests: one Check runner over every tests/check_*.c, linked with common/ and the grader.
 TEST_OBJ    := $(patsubst %.c,build/%.o,$(filter-out tests/stride_probe.c,$(wildcard tests/*.c)))

@@ -1,41 +1,16 @@
 #include "export.h"
 
 #include "report.h"
+#include "safetext.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Returns the length of the valid UTF-8 sequence at s, or 0 when it is not one. */
-static size_t utf8_sequence(const unsigned char *s)
-{
-    size_t length = s[0] < 0x80 ? 1 : (s[0] >> 5) == 0x6 ? 2 : (s[0] >> 4) == 0xe ? 3 : (s[0] >> 3) == 0x1e ? 4 : 0;
-    for (size_t i = 1; i < length; i++)
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-    return length;
-}
-
 char *export_clean_utf8(const char *text)
 {
-    size_t length = text ? strlen(text) : 0, used = 0;
-    char *clean = malloc(length + 1);
-    if (!clean)
-        return NULL;
-    for (size_t i = 0; i < length;) {
-        size_t n = utf8_sequence((const unsigned char *)text + i);
-        if (n == 0) {
-            clean[used++] = '?';
-            i++;
-            continue;
-        }
-        memcpy(clean + used, text + i, n);
-        used += n;
-        i += n;
-    }
-    clean[used] = '\0';
-    return clean;
+    return safetext_clean(text, 0);
 }
 
 static cJSON *json_test(const char *lab, const struct grade_test *test)

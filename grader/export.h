@@ -27,7 +27,7 @@ int export_json_file(const char *path, const struct export_run *run);
 /* Writes the run as JUnit XML to path; returns 0, or -1 after printing why. */
 int export_junit_file(const char *path, const struct export_run *run);
 
-/* Copies text into a new string that is valid UTF-8, with each bad byte replaced by '?' (caller frees). */
+/* Copies text into a new string of safe text (see safetext.h), uncapped (caller frees). */
 char *export_clean_utf8(const char *text);
 
 #endif

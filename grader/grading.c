@@ -178,8 +178,10 @@ int grading_set_source(struct grading *g, const char *submission)
 int grading_run(struct grading *g, struct grade_lab_result *results)
 {
     int all_passed = 1, setup_failed = 0;
-    fprintf(g->style.out, "grading %s with seed %llu (replay with --seed %llu)\n\n", g->source_dir,
-            (unsigned long long)g->seed, (unsigned long long)g->seed);
+    char layers[512];
+    sandbox_layers(layers, sizeof layers);
+    fprintf(g->style.out, "grading %s with seed %llu (replay with --seed %llu)\nconfinement: %s\n\n", g->source_dir,
+            (unsigned long long)g->seed, (unsigned long long)g->seed, layers);
     for (int i = 0; i < g->cli->lab_count; i++) {
         const struct grade_lab_spec *lab = grade_find_lab(g->cli->labs[i]);
         setup_failed |= grade_lab(g, lab, g->seed, &results[i]) != 0;

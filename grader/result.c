@@ -1,5 +1,9 @@
 #include "result.h"
 
+#include "safetext.h"
+
+#include <math.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +12,7 @@
 /* ASCII unit and record separators frame the fields; they are removed from the text itself. */
 #define FIELD '\x1f'
 #define RECORD '\x1e'
+#define REASON_CAP 16384
 
 static void write_all(int fd, const char *data, size_t length)
 {
@@ -85,7 +90,10 @@ struct grade_test *result_add(struct grade_lab_result *result, const char *name,
     test->score = score;
     test->max = max;
     test->passed = passed;
-    test->reason = strdup(reason ? reason : "");
+    /* Reasons carry compiler logs and program output: whatever a submission printed is cleaned here. */
+    test->reason = safetext_clean(reason ? reason : "", REASON_CAP);
+    if (!isfinite(score) || !isfinite(max))
+        test->score = test->max = 0.0, test->passed = 0;
     return test;
 }
 

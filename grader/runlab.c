@@ -3,6 +3,7 @@
 #include "harness.h"
 #include "rules.h"
 #include "runperf.h"
+#include "safetext.h"
 #include "scratch.h"
 
 #include <stdio.h>
@@ -420,9 +421,21 @@ void runlab_kernel_tests(struct grading *g, const struct grade_lab_spec *lab, ui
     struct lab_run r = {.g = g, .lab = lab, .seed = seed, .mode = RUNLAB_GRADE};
     char reason[PATH_MAX + 128];
     runlab_open(&r, NULL, g->cli->timeout_s);
-    snprintf(result->device, sizeof result->device, "%s", r.hello.device_name);
+    char *device = safetext_clean(r.hello.device_name, sizeof result->device);
+    snprintf(result->device, sizeof result->device, "%s", device ? device : "");
+    free(device);
     if (r.setup) {
-        result->setup_error = strdup(r.setup);
+        /* What the runner printed (the device's own message) comes first. */
+        struct sandbox_outcome outcome;
+        char *why = strdup(r.setup), *said;
+        runlab_close(&r, &outcome);
+        said = safetext_clean(outcome.output ? outcome.output : "", 4096);
+        result->setup_error = malloc(strlen(why ? why : "") + strlen(said ? said : "") + 8);
+        if (result->setup_error)
+            sprintf(result->setup_error, "%s%s%s", said ? said : "", said && said[0] ? "\n" : "", why ? why : "");
+        free(said);
+        free(why);
+        sandbox_outcome_free(&outcome);
     } else if (r.refusal) {
         report_refusal(&r, result);
     } else {

@@ -268,6 +268,7 @@ int sandbox_spawn(char *const argv[], const struct sandbox_policy *p, struct san
     close_fd(&request[0]);
     close_fd(&reply[1]);
     child->output_fd = out[0];
+    child->wrapped = p->untrusted && bubblewrap == 1;
     child->request_fd = request[1];
     child->reply_fd = reply[0];
     fcntl(child->output_fd, F_SETFL, O_NONBLOCK);
@@ -373,6 +374,10 @@ void sandbox_finish(struct sandbox_child *child, struct sandbox_outcome *outcome
     *outcome = child->outcome;
     outcome->end = timed_out ? SANDBOX_TIMED_OUT : WIFSIGNALED(status) ? SANDBOX_SIGNALED : SANDBOX_EXITED;
     outcome->code = timed_out ? 0 : WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status);
+    if (child->wrapped && outcome->end == SANDBOX_EXITED && outcome->code > 128 && outcome->code < 128 + 65) {
+        outcome->end = SANDBOX_SIGNALED;
+        outcome->code -= 128;
+    }
     memset(&child->outcome, 0, sizeof child->outcome);
 }
 

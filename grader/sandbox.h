@@ -40,6 +40,7 @@ struct sandbox_child {
     int reply_fd;            /* from its fd 3 (wire), or -1 */
     double deadline;         /* on the monotonic clock */
     size_t output_limit;
+    int wrapped;             /* run through bubblewrap, which reports a child's signal as 128 + its number */
     struct sandbox_outcome outcome;
 };
 

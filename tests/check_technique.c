@@ -1,5 +1,6 @@
 #include "suites.h"
 
+#include "sanitize.h"
 #include "technique.h"
 
 #include <stdlib.h>
@@ -72,13 +73,15 @@ START_TEST(technique_verdicts_are_deterministic)
 {
     const struct grade_lab_spec *lab = grade_find_lab(runs[_i].lab);
     for (int run = 0; run < 5; run++) {
-        char command[512], *output, text[512];
+        char *output, text[512], why[2048] = "";
         struct technique_counts counts;
-        snprintf(command, sizeof command,
-                 "oclgrind --inst-counts --plugins build/grader/oclgrind/libclkit-coalesce.so build/grader/grade "
-                 "--device oclgrind --quick --technique-run --seed %d %s %s",
-                 run, runs[_i].source, runs[_i].lab);
-        run_in_kit(command, 120, &output);
+        struct cli cli = {.timeout_s = 60, .only_case = -1, .solutions = strcmp(runs[_i].source, "--solutions") == 0};
+        struct grading g = {.cli = &cli, .seed = (uint64_t)run};
+        ck_assert_int_eq(grading_open(&g), 0);
+        ck_assert_int_eq(grading_set_source(&g, cli.solutions ? NULL : runs[_i].source + strlen("--submission ")), 0);
+        output = sanitize_exec(&g, lab, "--inst-counts", RUNLAB_TECHNIQUE, -1, 120, why, sizeof why);
+        grading_close(&g);
+        ck_assert_msg(output != NULL, "Oclgrind did not run: %s", why);
         ck_assert_msg(technique_parse(output, lab->kernel_name, &counts) == 0, "no counts:\n%s", output);
         ck_assert_int_eq(technique_judge(lab, &counts, text, sizeof text), runs[_i].passes);
         ck_assert_msg(strstr(text, runs[_i].figure), "run %d: %s", run, text);

@@ -9,8 +9,9 @@
 int run_in_kit(const char *command, int timeout_s, char **output)
 {
     struct sandbox_outcome outcome;
-    char *argv[] = {"sh", "-c", (char *)command, NULL};
-    sandbox_exec(argv, timeout_s, 1 << 20, &outcome);
+    char *argv[] = {"/bin/sh", "-c", (char *)command, NULL};
+    struct sandbox_policy policy = {.timeout_s = timeout_s, .output_limit = 1 << 20};
+    sandbox_exec(argv, &policy, &outcome);
     *output = outcome.output ? outcome.output : strdup("");
     if (outcome.end == SANDBOX_SIGNALED)
         return 128 + outcome.code;
@@ -21,11 +22,12 @@ int run_in_kit(const char *command, int timeout_s, char **output)
 
 int main(void)
 {
+    sandbox_init();
     Suite *(*const suites[])(void) = {clerr_suite,   device_suite,    timing_suite, data_suite,    files_suite,
                                      options_suite, reference_suite, verify_suite, program_suite, labhost_suite,
                                      compare_suite,   result_suite,    report_suite, cli_suite,     sandbox_suite,
                                      labs_suite,    profile_suite,   calibrate_suite, perf_suite,  export_suite,  bench_suite,
-                                     workflows_suite, solutions_suite, grade_suite, batch_suite, release_suite,
+                                     workflows_suite, solutions_suite, grade_suite, batch_suite, runner_suite, release_suite,
                                      sanitize_suite, technique_suite};
     SRunner *runner = srunner_create(suites[0]());
     int failed;

@@ -28,6 +28,7 @@ Suite *bench_suite(void);
 Suite *sanitize_suite(void);
 Suite *technique_suite(void);
 Suite *batch_suite(void);
+Suite *runner_suite(void);
 Suite *release_suite(void);
 Suite *workflows_suite(void);
 Suite *solutions_suite(void);

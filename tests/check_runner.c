@@ -1,0 +1,120 @@
+/* Hostile submissions against the judge and its confined runner: each attack's outcome, not its wording. */
+#include "suites.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Checksums of what no submission may change: the profiles, the grader's programs and the solutions. */
+#define KIT_SUM "sha256sum grader/profiles/* build/grader/grade build/grader/clkit-runner solutions/*/* | sha256sum"
+
+static char *shell(const char *command, int *status)
+{
+    char *output;
+    *status = run_in_kit(command, 240, &output);
+    return output;
+}
+
+static double score_of(const char *output, const char *lab)
+{
+    char key[64];
+    const char *at;
+    double score = -1.0;
+    snprintf(key, sizeof key, "%s score: ", lab);
+    if ((at = strstr(output, key)) != NULL)
+        sscanf(at + strlen(key), "%lf", &score);
+    return score;
+}
+
+/* Kernels that reach outside the OpenCL model or the lab folder are refused and score nothing. */
+static const char *const refused[] = {"asm-kernel", "include-solution", "include-absolute", "symlink"};
+
+START_TEST(refused_kernels_score_nothing)
+{
+    char command[512], *output;
+    int status;
+    snprintf(command, sizeof command, "NO_COLOR=1 ./grade --quick --submission tests/fixtures/attacks/%s lab1 2>&1",
+             refused[_i]);
+    output = shell(command, &status);
+    ck_assert_msg(status == 1 && score_of(output, "lab1") == 0.0, "%s: status %d\n%s", refused[_i], status, output);
+    ck_assert_msg(strstr(output, "lab1/vadd.cl"), "%s: the refusal names no file\n%s", refused[_i], output);
+    free(output);
+}
+END_TEST
+
+/* A host program that attacks the kit, the grader and the results, in every confinement this machine offers. */
+static void host_attack(const char *environment)
+{
+    char command[2048], *before, *after, *output, *json;
+    int status;
+    time_t start;
+    before = shell(KIT_SUM, &status);
+    snprintf(command, sizeof command,
+             "rm -rf build/attacks && mkdir -p build/attacks/sub/lab1 && cp solutions/lab1/vadd.cl build/attacks/sub/lab1/ "
+             "&& sed -e \"s|@KIT@|$PWD|g\" -e \"s|@RESULTS@|$PWD/build/attacks/results.json|g\" "
+             "tests/fixtures/attacks/host-attack/lab1/host.c.in > build/attacks/sub/lab1/host.c");
+    free(shell(command, &status));
+    ck_assert_int_eq(status, 0);
+    start = time(NULL);
+    snprintf(command, sizeof command,
+             "%s NO_COLOR=1 ./grade --timeout 5 --quick --submission build/attacks/sub --json build/attacks/results.json "
+             "--junit build/attacks/results.xml lab1 2>&1",
+             environment);
+    output = shell(command, &status);
+    ck_assert_msg(time(NULL) - start < 60, "the grader took %ld s", (long)(time(NULL) - start));
+    ck_assert_msg(status == 1 && strstr(output, "total: "), "the grader did not finish (status %d):\n%s", status,
+                  output);
+    ck_assert_msg(!strchr(output, '\033'), "an escape sequence reached the terminal:\n%s", output);
+    ck_assert_msg(strlen(output) < 200000, "the flood reached the terminal (%zu bytes)", strlen(output));
+    ck_assert_msg(!strstr(output, "LEAKED"), "the solutions leaked into the report:\n%s", output);
+    sleep(4); /* the daemon would rewrite the results now */
+    json = shell("python3 -c 'import json; d = json.load(open(\"build/attacks/results.json\")); "
+                 "assert d[\"score\"] < 1000, d' && xmllint --noout build/attacks/results.xml && "
+                 "! pgrep -f clkit-attack-daemon",
+                 &status);
+    ck_assert_msg(status == 0, "results forged or a daemon left:\n%s", json);
+    after = shell(KIT_SUM, &status);
+    ck_assert_msg(strcmp(before, after) == 0, "the kit changed");
+    free(json), free(output), free(before), free(after);
+}
+
+START_TEST(host_attack_with_every_layer)
+{
+    host_attack("");
+}
+END_TEST
+
+START_TEST(host_attack_without_bubblewrap)
+{
+    host_attack("CLKIT_BUBBLEWRAP=0");
+}
+END_TEST
+
+/* A folder name with a space, quotes and a make function grades like any other, and runs nothing. */
+START_TEST(any_folder_name_grades)
+{
+    int status;
+    char *output = shell("rm -rf build/names && mkdir -p 'build/names/we ird\"$(shell touch build/names/X)' && "
+                         "cp -r solutions/lab1 'build/names/we ird\"$(shell touch build/names/X)/' && "
+                         "NO_COLOR=1 ./grade --quick --submission 'build/names/we ird\"$(shell touch build/names/X)' lab1 "
+                         "2>&1; test ! -e build/names/X",
+                         &status);
+    ck_assert_msg(status == 0 && score_of(output, "lab1") == 10.0, "status %d\n%s", status, output);
+    free(output);
+}
+END_TEST
+
+Suite *runner_suite(void)
+{
+    Suite *s = suite_create("runner");
+    TCase *tc = tcase_create("attacks");
+    tcase_set_timeout(tc, 300);
+    tcase_add_loop_test(tc, refused_kernels_score_nothing, 0, (int)(sizeof refused / sizeof refused[0]));
+    tcase_add_test(tc, host_attack_with_every_layer);
+    tcase_add_test(tc, host_attack_without_bubblewrap);
+    tcase_add_test(tc, any_folder_name_grades);
+    suite_add_tcase(s, tc);
+    return s;
+}
