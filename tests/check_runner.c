@@ -72,7 +72,7 @@ static void host_attack(const char *environment)
     sleep(4); /* the daemon would rewrite the results now */
     json = shell("python3 -c 'import json; d = json.load(open(\"build/attacks/results.json\")); "
                  "assert d[\"score\"] < 1000, d' && xmllint --noout build/attacks/results.xml && "
-                 "! pgrep -f clkit-attack-daemon",
+                 "! pgrep -f 'clkit-attack-[d]aemon'",
                  &status);
     ck_assert_msg(status == 0, "results forged or a daemon left:\n%s", json);
     after = shell(KIT_SUM, &status);
