@@ -191,13 +191,14 @@ static void run(const struct hostprog_job *job, const struct host_run *h, char *
 void hostprog_test(const struct hostprog_job *job, struct grade_lab_result *result)
 {
     static struct host_run h;
-    char reason[REASON_SIZE];
+    char reason[REASON_SIZE], name[64];
     int passed = 0;
     memset(&h, 0, sizeof h);
+    snprintf(name, sizeof name, "%s-host", job->lab->name);
     if (prepare(job, &h, reason, sizeof reason) == 0)
         run(job, &h, reason, sizeof reason, &passed);
     result_add(result, "host program", passed ? job->lab->points.host : 0, job->lab->points.host, passed, reason);
     if (job->g->cli->solutions)
-        scratch_keep_cache(job->g->root, h.run);
+        scratch_keep_cache(job->g->root, h.run, name);
     scratch_remove(h.run);
 }

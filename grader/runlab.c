@@ -445,5 +445,5 @@ void runlab_kernel_tests(struct grading *g, const struct grade_lab_spec *lab, ui
     }
     runlab_close(&r, NULL);
     if (g->cli->solutions)
-        scratch_keep_cache(g->root, r.run_dir);
+        scratch_keep_cache(g->root, r.run_dir, lab->name);
 }

@@ -422,6 +422,12 @@ void sandbox_layers(char *text, size_t size)
                              : "no bubblewrap (not installed, or namespaces not allowed here)");
 }
 
+int sandbox_drops_privileges(void)
+{
+    resolve_runner();
+    return runner.drop;
+}
+
 int sandbox_give(const char *path)
 {
     resolve_runner();

@@ -69,6 +69,9 @@ void sandbox_init(void);
 /* Describes the layers that hold for untrusted code on this machine, in one line. */
 void sandbox_layers(char *text, size_t size);
 
+/* Returns 1 when untrusted code runs as another, unprivileged user (the grader is root), else 0. */
+int sandbox_drops_privileges(void);
+
 /* Gives path (a folder the judge made) to the user untrusted code runs as, so that it can write there. */
 int sandbox_give(const char *path);
 

@@ -19,6 +19,7 @@ struct copy_rules {
     int refuse_links; /* a submission: a link or special file is an error; else they are skipped */
     int give;         /* hand each copy to the user confined code runs as */
     int merge;        /* a file that is already there stays (a cache) */
+    int link;         /* hard-link files instead of copying them (they stay the judge's, read-only to the runner) */
     mode_t file_mode;
     size_t files_left, bytes_left;
     const char *shown; /* the source root as the user knows it, for messages */
@@ -29,7 +30,10 @@ static int copy_file(const char *src, const char *dst, const struct stat *st, st
 {
     char buffer[65536];
     ssize_t got;
-    int in = open(src, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), out;
+    int in, out;
+    if (r->link && link(src, dst) == 0)
+        return 0;
+    in = open(src, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     if (in < 0) {
         snprintf(why, size, "cannot read %s: %s", src, strerror(errno));
         return -1;
@@ -185,8 +189,10 @@ int scratch_new_run(const char *root, const char *scratch, const char *name, cha
                     size_t size)
 {
     char cache[4200], trusted[4200];
-    struct copy_rules r = {.give = 1, .file_mode = 0644, .files_left = CACHE_FILES_LIMIT,
-                           .bytes_left = CACHE_BYTES_LIMIT, .shown = "the PoCL cache"};
+    /* A runner of another user cannot write the judge's files: it may share them, and write new ones beside. */
+    struct copy_rules r = {.give = 1, .link = sandbox_drops_privileges(), .file_mode = 0644,
+                           .files_left = CACHE_FILES_LIMIT, .bytes_left = CACHE_BYTES_LIMIT,
+                           .shown = "the PoCL cache"};
     struct stat st;
     snprintf(run, run_size, "%s/run-%s", scratch, name);
     scratch_remove(run);
@@ -194,14 +200,14 @@ int scratch_new_run(const char *root, const char *scratch, const char *name, cha
         snprintf(why, size, "cannot create %s: %s", run, strerror(errno));
         return -1;
     }
-    snprintf(trusted, sizeof trusted, "%s/build/pocl-cache", root);
+    snprintf(trusted, sizeof trusted, "%s/build/pocl-cache/%s", root, name);
     snprintf(cache, sizeof cache, "%s/pocl-cache", run);
     if (stat(trusted, &st) == 0 && copy_tree(trusted, cache, &r, why, size) != 0)
         return scratch_remove(cache), 0; /* a cold cache is slower, not wrong */
     return 0;
 }
 
-void scratch_keep_cache(const char *root, const char *run)
+void scratch_keep_cache(const char *root, const char *run, const char *name)
 {
     char cache[4200], trusted[4200], why[256];
     struct copy_rules r = {.merge = 1, .file_mode = 0644, .files_left = CACHE_FILES_LIMIT,
@@ -209,6 +215,8 @@ void scratch_keep_cache(const char *root, const char *run)
     struct stat st;
     snprintf(cache, sizeof cache, "%s/pocl-cache", run);
     snprintf(trusted, sizeof trusted, "%s/build/pocl-cache", root);
+    mkdir(trusted, 0755);
+    snprintf(trusted, sizeof trusted, "%s/build/pocl-cache/%s", root, name);
     if (stat(cache, &st) == 0)
         copy_tree(cache, trusted, &r, why, sizeof why);
 }
