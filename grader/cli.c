@@ -21,6 +21,8 @@ static const char usage[] =
     "  --seed S            replay the random inputs of an earlier run\n"
     "  --case N            run only correctness case N (with --seed, replays a failure)\n"
     "  --timeout S         seconds each lab and each host program may run (default 30)\n"
+    "  --budget S          seconds one submission may take in all (default 540: Gradescope's 10 minutes);\n"
+    "                      labs not started by then fail with their full points\n"
     "  --sanitize          also run the small cases under Oclgrind: data races, out-of-bounds\n"
     "                      accesses and uninitialised values, with the kernel's file and line\n"
     "  --bench             time the solutions and print a table of what they reach on this device\n"
@@ -77,7 +79,7 @@ static int parse_valued(struct cli *cli, const char *arg, const char *value)
                           : strcmp(arg, "--junit") == 0      ? &cli->junit
                                                              : NULL;
     if (!target && strcmp(arg, "--seed") && strcmp(arg, "--case") && strcmp(arg, "--timeout") &&
-        strcmp(arg, "--submission"))
+        strcmp(arg, "--budget") && strcmp(arg, "--submission"))
         return -1;
     if (!value)
         return usage_error("missing value after", arg);
@@ -97,11 +99,13 @@ static int parse_valued(struct cli *cli, const char *arg, const char *value)
         cli->seed_given = 1;
         return (*value >= '0' && *value <= '9' && *end == '\0') ? 0 : usage_error("--seed needs a number, not", value);
     }
-    if (parse_number(value, 0, strcmp(arg, "--case") == 0 ? 100000 : 3600, &number) != 0 ||
-        (strcmp(arg, "--timeout") == 0 && number < 1))
+    if (parse_number(value, 0, strcmp(arg, "--case") == 0 ? 100000 : 86400, &number) != 0 ||
+        (strcmp(arg, "--case") != 0 && number < 1))
         return usage_error("bad number for", arg);
     if (strcmp(arg, "--case") == 0)
         cli->only_case = number;
+    else if (strcmp(arg, "--budget") == 0)
+        cli->budget_s = (int)number;
     else
         cli->timeout_s = (int)number;
     return 0;
@@ -112,6 +116,7 @@ int cli_parse(int argc, char **argv, struct cli *cli)
     memset(cli, 0, sizeof *cli);
     cli->only_case = -1;
     cli->timeout_s = 30;
+    cli->budget_s = 540;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         int rc;

@@ -24,6 +24,7 @@ struct cli {
     int seed_given;
     long only_case;
     int timeout_s;
+    int budget_s;          /* seconds one submission may take in all */
     int calibrate;
     int bench;             /* time the solutions and print what they reach */
     int sanitize;          /* run the small cases under Oclgrind too */

@@ -24,6 +24,9 @@ struct grading {
     char profiles_dir[PATH_MAX + 32]; /* root/grader/profiles */
     struct report_style style;
     uint64_t seed;
+    double started;            /* when grading of this source began, for --budget */
+    char device_name[128];     /* the device the last runner met ("" before any) */
+    int device_is_gpu;
 };
 
 /* Finds the kit (CLKIT_ROOT, else where the grader was built) and makes the scratch directory; returns 0 or 2. */

@@ -1,5 +1,6 @@
 #include "runlab.h"
 
+#include "files.h"
 #include "harness.h"
 #include "rules.h"
 #include "runperf.h"
@@ -48,13 +49,24 @@ static int stage(struct lab_run *r, char *why, size_t size)
     snprintf(dst, sizeof dst, "%s/%s", work, r->lab->name);
     if (mkdir(work, 0755) != 0 || sandbox_give(work) != 0)
         return snprintf(why, size, "cannot create %s", work), -1;
+    struct stat st;
+    if (stat(src, &st) != 0) {
+        snprintf(why, size, "%s is missing: the submission has no %s folder (it holds %s and host.c)", src,
+                 r->lab->name, r->lab->kernel_file);
+        return 1;
+    }
     if (scratch_copy_submission(src, dst, why, size) != 0)
         return 1;
     snprintf(kernel, sizeof kernel, "%s/%s", dst, r->lab->kernel_file);
+    if (!clk_file_exists(kernel)) {
+        snprintf(why, size, "%s is missing (each lab folder holds %s and host.c)", r->kernel_shown,
+                 r->lab->kernel_file);
+        return 1;
+    }
     return rules_check_file(RULES_KERNEL, kernel, r->kernel_shown, why, size) != 0 ? 1 : 0;
 }
 
-static void start_runner(struct lab_run *r, char *const wrapper[], int timeout_s)
+static void start_runner(struct lab_run *r, char *const wrapper[], int timeout_s, int refused)
 {
     char runner[PATH_MAX + 32], work[PATH_MAX + 16], kit[PATH_MAX + 16], *argv[24];
     static char kernels[sizeof ((struct wire_job *)0)->kernels_dir];
@@ -73,7 +85,9 @@ static void start_runner(struct lab_run *r, char *const wrapper[], int timeout_s
     memset(&job, 0, sizeof job);
     snprintf(job.lab, sizeof job.lab, "%s", r->lab->name);
     snprintf(job.device, sizeof job.device, "%s", wrapper ? "oclgrind" : r->g->cli->device ? r->g->cli->device : "");
-    snprintf(job.kernel_path, sizeof job.kernel_path, "%s/%s", r->lab->name, r->lab->kernel_file);
+    /* A refused kernel is not even compiled: the runner only says which device it has. */
+    if (!refused)
+        snprintf(job.kernel_path, sizeof job.kernel_path, "%s/%s", r->lab->name, r->lab->kernel_file);
     snprintf(job.include_dir, sizeof job.include_dir, "%s", r->lab->name);
     snprintf(kernels, sizeof kernels, "%.*s/kernels", (int)sizeof kernels - 16, kit);
     memcpy(job.kernels_dir, kernels, sizeof job.kernels_dir);
@@ -120,13 +134,18 @@ int runlab_open(struct lab_run *r, char *const wrapper[], int timeout_s)
     memset(&r->session, 0, sizeof r->session);
     r->session.child.pid = -1;
     staged = stage(r, why, sizeof why);
-    if (staged != 0) {
-        *(staged < 0 ? &r->setup : &r->refusal) = strdup(why);
+    if (staged < 0) {
+        r->setup = strdup(why);
         r->session.broken = 1;
         return -1;
     }
-    start_runner(r, wrapper, timeout_s);
+    /* A refused submission still meets the device: its tests keep the device's points. */
+    start_runner(r, wrapper, timeout_s, staged > 0);
     hello_and_build(r);
+    if (staged > 0) {
+        free(r->refusal);
+        r->refusal = strdup(why);
+    }
     return 0;
 }
 
@@ -422,6 +441,10 @@ void runlab_kernel_tests(struct grading *g, const struct grade_lab_spec *lab, ui
     char reason[PATH_MAX + 128];
     runlab_open(&r, NULL, g->cli->timeout_s);
     char *device = safetext_clean(r.hello.device_name, sizeof result->device);
+    if (r.hello.ok) {
+        snprintf(g->device_name, sizeof g->device_name, "%s", r.hello.device_name);
+        g->device_is_gpu = r.hello.is_gpu;
+    }
     snprintf(result->device, sizeof result->device, "%s", device ? device : "");
     free(device);
     if (r.setup) {

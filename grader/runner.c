@@ -191,6 +191,8 @@ static int build(struct runner *r)
 {
     static char reason[65536];
     struct wire_built b = {0};
+    if (!r->job.kernel_path[0])
+        return reply(WIRE_BUILT, &b, sizeof b, "not built");
     b.ok = build_all(&r->env, r->lab, r->job.kernel_path, r->job.include_dir[0] ? r->job.include_dir : NULL,
                      &r->built, reason, sizeof reason) == 0;
     b.max_local = b.ok ? max_local_size(&r->env, &r->built) : 0;

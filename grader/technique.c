@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TECHNIQUE_POINTS 2.0
 /* Tiled loads may exceed 2K/TILE a little (edge tiles, an extra bounds load); a naive kernel needs TILE times more. */
 #define TILE_MARGIN 1.25
 /* With 16-wide work-groups a warp spans two rows: 2 transactions per request is the best a coalesced kernel

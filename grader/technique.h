@@ -6,6 +6,9 @@
 #include "labs.h"
 #include "result.h"
 
+/* The points of a technique test, on every device. */
+#define TECHNIQUE_POINTS 2.0
+
 /* Memory instructions of one kernel, from Oclgrind's --inst-counts. */
 struct technique_counts {
     double global_loads, global_stores, local_loads, local_stores;

@@ -106,6 +106,36 @@ START_TEST(any_folder_name_grades)
 }
 END_TEST
 
+/* A student who attacks classmates in batch grading changes nothing of theirs, and every entry gets a result. */
+START_TEST(classmates_are_unharmed)
+{
+    int status;
+    char command[2048], *output;
+    snprintf(command, sizeof command, "rm -rf build/class build/class-results && mkdir -p build/class/alice build/class/bob/lab1 "
+                         "build/class/mallory/lab1 build/class/.hidden build/class/empty && "
+                         "cp -r solutions/lab1 build/class/alice/ && cp solutions/lab1/* build/class/bob/lab1/ && "
+                         "cp tests/fixtures/attacks/classmate/lab1/vadd.cl build/class/mallory/lab1/ && "
+                         "sed \"s|@CLASS@|$PWD/build/class|g\" tests/fixtures/attacks/classmate/lab1/host.c.in "
+                         "> build/class/mallory/lab1/host.c && ln -s / build/class/root && "
+                         "sha256sum build/class/alice/lab1/* > build/alice.sum && "
+                         "%s NO_COLOR=1 ./grade --quick --seed 3 --submission build/class --results build/class-results "
+                         "lab1 >/dev/null 2>&1; sha256sum -c build/alice.sum && cat build/class-results/scores.csv && "
+                         "ls build/class-results",
+                         _i ? "CLKIT_BUBBLEWRAP=0" : "");
+    output = shell(command, &status);
+    ck_assert_msg(status == 0, "a classmate's files changed:\n%s", output);
+    ck_assert_msg(strstr(output, "\nalice,10.00,10.00,10.00,all passed\n"), "%s", output);
+    ck_assert_msg(strstr(output, "\nbob,10.00,10.00,10.00,all passed\n"), "%s", output);
+    ck_assert_msg(!strstr(output, "forged"), "the scores were rewritten:\n%s", output);
+    ck_assert_msg(strstr(output, "\nempty,0.00,0.00,10.00,some failed\n"), "%s", output);
+    ck_assert_msg(strstr(output, "\n_hidden,") && strstr(output, "\nroot,") && strstr(output, "\nmallory,"), "%s",
+                  output);
+    ck_assert_msg(strstr(output, "_hidden.json") && strstr(output, "root.json") && strstr(output, "mallory.json"),
+                  "an entry has no results file:\n%s", output);
+    free(output);
+}
+END_TEST
+
 Suite *runner_suite(void)
 {
     Suite *s = suite_create("runner");
@@ -115,6 +145,7 @@ Suite *runner_suite(void)
     tcase_add_test(tc, host_attack_with_every_layer);
     tcase_add_test(tc, host_attack_without_bubblewrap);
     tcase_add_test(tc, any_folder_name_grades);
+    tcase_add_loop_test(tc, classmates_are_unharmed, 0, 2); /* with bubblewrap, then without */
     suite_add_tcase(s, tc);
     return s;
 }
