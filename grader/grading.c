@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static void host_test(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed,
@@ -114,6 +115,20 @@ static int grade_lab(struct grading *g, const struct grade_lab_spec *lab, uint64
     return 0;
 }
 
+/* As root, submitted code runs as another user: where bubblewrap cannot hide them, the solutions and the tests
+   must not be readable by others. */
+static void close_answers(const struct grading *g)
+{
+    const char *folders[] = {"solutions", "tests"};
+    for (size_t i = 0; sandbox_drops_privileges() && i < sizeof folders / sizeof *folders; i++) {
+        char path[PATH_MAX + 16];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", g->root, folders[i]);
+        if (stat(path, &st) == 0 && (st.st_mode & 0007) && chmod(path, st.st_mode & 07770) != 0)
+            fprintf(stderr, "grade: cannot close %s to other users: grading is not safe here\n", path);
+    }
+}
+
 int grading_open(struct grading *g)
 {
     char why[1024];
@@ -137,6 +152,7 @@ int grading_open(struct grading *g)
         return 2;
     }
     grading_hide(g, g->root);
+    close_answers(g);
     return 0;
 }
 

@@ -64,11 +64,12 @@ static void host_attack(const char *environment)
              environment);
     output = shell(command, &status);
     ck_assert_msg(time(NULL) - start < 60, "the grader took %ld s", (long)(time(NULL) - start));
-    ck_assert_msg(status == 1 && strstr(output, "total: "), "the grader did not finish (status %d):\n%s", status,
+    ck_assert_msg(status == 1 && strstr(output, "total: "), "the grader did not finish (status %d):\n%.3000s", status,
                   output);
-    ck_assert_msg(!strchr(output, '\033'), "an escape sequence reached the terminal:\n%s", output);
+    ck_assert_msg(!strchr(output, '\033'), "an escape sequence reached the terminal:\n%.3000s", output);
     ck_assert_msg(strlen(output) < 200000, "the flood reached the terminal (%zu bytes)", strlen(output));
-    ck_assert_msg(!strstr(output, "LEAKED"), "the solutions leaked into the report:\n%s", output);
+    ck_assert_msg(!strstr(output, "LEAKED"), "the solutions leaked into the report:\n%.2000s",
+                  strstr(output, "LEAKED") - 200);
     sleep(4); /* the daemon would rewrite the results now */
     json = shell("python3 -c 'import json; d = json.load(open(\"build/attacks/results.json\")); "
                  "assert d[\"score\"] < 1000, d' && xmllint --noout build/attacks/results.xml && "
