@@ -23,12 +23,14 @@ int run_in_kit(const char *command, int timeout_s, char **output)
 int main(void)
 {
     sandbox_init();
-    Suite *(*const suites[])(void) = {clerr_suite,   device_suite,    timing_suite, data_suite,    files_suite,
-                                     options_suite, reference_suite, verify_suite, program_suite, labhost_suite,
-                                     compare_suite,   result_suite,    report_suite, cli_suite,     sandbox_suite,
-                                     labs_suite,    profile_suite,   calibrate_suite, perf_suite,  export_suite,  bench_suite,
-                                     workflows_suite, solutions_suite, grade_suite, batch_suite, runner_suite, gradescope_suite, release_suite,
-                                     sanitize_suite, technique_suite};
+    Suite *(*const suites[])(void) = {
+        clerr_suite,     device_suite,    timing_suite,  data_suite,      files_suite,     options_suite,
+        reference_suite, verify_suite,    program_suite, labhost_suite,   compare_suite,   result_suite,
+        safetext_suite,  report_suite,    cli_suite,     sandbox_suite,   labs_suite,      profile_suite,
+        calibrate_suite, perf_suite,      export_suite,  bench_suite,     workflows_suite, solutions_suite,
+        grade_suite,     batch_suite,     runner_suite,  gradescope_suite, release_suite,  sanitize_suite,
+        technique_suite,
+    };
     SRunner *runner = srunner_create(suites[0]());
     int failed;
     for (size_t i = 1; i < sizeof suites / sizeof suites[0]; i++)

@@ -30,6 +30,7 @@ Suite *technique_suite(void);
 Suite *batch_suite(void);
 Suite *runner_suite(void);
 Suite *gradescope_suite(void);
+Suite *safetext_suite(void);
 Suite *release_suite(void);
 Suite *workflows_suite(void);
 Suite *solutions_suite(void);
