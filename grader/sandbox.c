@@ -170,7 +170,8 @@ static void clean_environment(const struct sandbox_policy *p, char env[MAX_ENV][
     snprintf(env[n++], 1024, "LC_ALL=C");
     snprintf(env[n++], 1024, "HOME=%s", home);
     snprintf(env[n++], 1024, "TMPDIR=%s", home);
-    snprintf(env[n++], 1024, "POCL_CACHE_DIR=%s/pocl-cache", home);
+    snprintf(env[n++], 1024, "POCL_CACHE_DIR=%s/pocl-cache", home); /* scratch.c fills both from trusted copies */
+    snprintf(env[n++], 1024, "CUDA_CACHE_PATH=%s/nv-cache", home);
     snprintf(env[n++], 1024, "XDG_CACHE_HOME=%s/cache", home);
     for (int i = 0; kept[i] && n < MAX_ENV - 1; i++)
         if (getenv(kept[i]) && strlen(getenv(kept[i])) < 900)

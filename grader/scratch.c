@@ -185,14 +185,26 @@ int scratch_stage_kit(const char *root, const char *scratch, char *why, size_t s
     return copy_kit_part(root, "common", path, why, size);
 }
 
+/* The device compilers' caches a run keeps in its folder (sandbox.c points them there), and how the judge's
+   trusted copies are shared with it. */
+static const struct {
+    const char *folder;
+    int shareable; /* files are never rewritten: a runner of another user may share the judge's by hard links */
+    int merge;     /* new entries are added to the trusted copy; else the run's copy replaces it */
+} caches[] = {
+    {.folder = "pocl-cache", .shareable = 1, .merge = 1}, /* PoCL: a file per build, named by its hash */
+    {.folder = "nv-cache", .shareable = 0, .merge = 0},   /* NVIDIA: an index rewritten in place */
+};
+
+static void trusted_cache(const char *root, const char *name, const char *folder, char *path, size_t size)
+{
+    snprintf(path, size, "%s/build/kernel-cache/%s/%s", root, name, folder);
+}
+
 int scratch_new_run(const char *root, const char *scratch, const char *name, char *run, size_t run_size, char *why,
                     size_t size)
 {
     char cache[4200], trusted[4200];
-    /* A runner of another user cannot write the judge's files: it may share them, and write new ones beside. */
-    struct copy_rules r = {.give = 1, .link = sandbox_drops_privileges(), .file_mode = 0644,
-                           .files_left = CACHE_FILES_LIMIT, .bytes_left = CACHE_BYTES_LIMIT,
-                           .shown = "the PoCL cache"};
     struct stat st;
     snprintf(run, run_size, "%s/run-%s", scratch, name);
     scratch_remove(run);
@@ -200,25 +212,37 @@ int scratch_new_run(const char *root, const char *scratch, const char *name, cha
         snprintf(why, size, "cannot create %s: %s", run, strerror(errno));
         return -1;
     }
-    snprintf(trusted, sizeof trusted, "%s/build/pocl-cache/%s", root, name);
-    snprintf(cache, sizeof cache, "%s/pocl-cache", run);
-    if (stat(trusted, &st) == 0 && copy_tree(trusted, cache, &r, why, size) != 0)
-        return scratch_remove(cache), 0; /* a cold cache is slower, not wrong */
+    for (size_t i = 0; i < sizeof caches / sizeof *caches; i++) {
+        struct copy_rules r = {.give = 1, .link = caches[i].shareable && sandbox_drops_privileges(),
+                               .file_mode = 0644, .files_left = CACHE_FILES_LIMIT, .bytes_left = CACHE_BYTES_LIMIT,
+                               .shown = caches[i].folder};
+        trusted_cache(root, name, caches[i].folder, trusted, sizeof trusted);
+        snprintf(cache, sizeof cache, "%s/%s", run, caches[i].folder);
+        if (stat(trusted, &st) == 0 && copy_tree(trusted, cache, &r, why, size) != 0)
+            scratch_remove(cache); /* a cold cache is slower, not wrong */
+    }
     return 0;
 }
 
 void scratch_keep_cache(const char *root, const char *run, const char *name)
 {
     char cache[4200], trusted[4200], why[256];
-    struct copy_rules r = {.merge = 1, .file_mode = 0644, .files_left = CACHE_FILES_LIMIT,
-                           .bytes_left = CACHE_BYTES_LIMIT, .shown = "the PoCL cache"};
     struct stat st;
-    snprintf(cache, sizeof cache, "%s/pocl-cache", run);
-    snprintf(trusted, sizeof trusted, "%s/build/pocl-cache", root);
-    mkdir(trusted, 0755);
-    snprintf(trusted, sizeof trusted, "%s/build/pocl-cache/%s", root, name);
-    if (stat(cache, &st) == 0)
+    for (size_t i = 0; i < sizeof caches / sizeof *caches; i++) {
+        struct copy_rules r = {.merge = caches[i].merge, .file_mode = 0644, .files_left = CACHE_FILES_LIMIT,
+                               .bytes_left = CACHE_BYTES_LIMIT, .shown = caches[i].folder};
+        snprintf(cache, sizeof cache, "%s/%s", run, caches[i].folder);
+        if (stat(cache, &st) != 0)
+            continue;
+        snprintf(trusted, sizeof trusted, "%s/build/kernel-cache", root);
+        mkdir(trusted, 0755);
+        snprintf(trusted, sizeof trusted, "%s/build/kernel-cache/%s", root, name);
+        mkdir(trusted, 0755);
+        trusted_cache(root, name, caches[i].folder, trusted, sizeof trusted);
+        if (!caches[i].merge)
+            scratch_remove(trusted);
         copy_tree(cache, trusted, &r, why, sizeof why);
+    }
 }
 
 int scratch_copy_file(const char *src, const char *dst, int mode, char *why, size_t size)

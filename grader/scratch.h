@@ -11,8 +11,9 @@
    kit at root into scratch/kit (readable by everyone, writable by no runner); returns 0, or -1 with why. */
 int scratch_stage_kit(const char *root, const char *scratch, char *why, size_t size);
 
-/* Makes a fresh folder run-NAME for one confined run, owned by the user confined code runs as, with a copy of
-   the trusted PoCL cache of runs named name in it; fills run (its path); returns 0, or -1 with why. */
+/* Makes a fresh folder run-NAME for one confined run, owned by the user confined code runs as, with copies of
+   the trusted kernel caches (PoCL's, NVIDIA's) of runs named name in it; fills run (its path); returns 0, or -1
+   with why. */
 int scratch_new_run(const char *root, const char *scratch, const char *name, char *run, size_t run_size, char *why,
                     size_t size);
 
@@ -21,8 +22,8 @@ int scratch_new_run(const char *root, const char *scratch, const char *name, cha
    with why. */
 int scratch_copy_submission(const char *src, const char *dst, char *why, size_t size);
 
-/* After a run of the kit's own kernels only: adds the run's new PoCL cache entries to the trusted cache of
-   runs named name. */
+/* After a run of the kit's own kernels only: keeps the run's kernel caches as the trusted caches of runs named
+   name. */
 void scratch_keep_cache(const char *root, const char *run, const char *name);
 
 /* Copies the kit's file src to dst with mode, handed to the user confined code runs as; returns 0, or -1 with why. */
