@@ -102,8 +102,10 @@ static int grade_lab(struct grading *g, const struct grade_lab_spec *lab, uint64
              g->submission ? " --submission " : "", g->submission ? g->source_dir : "",
              g->cli->device ? " --device " : "", g->cli->device ? g->cli->device : "");
     runlab_kernel_tests(g, lab, seed, result);
-    if (result->setup_error)
+    if (result->setup_error) {
+        scratch_close_run(g->root, g->scratch, lab->name, 0);
         return 2;
+    }
     if (g->cli->sanitize)
         sanitizer_test(g, lab, result);
     else
@@ -112,6 +114,7 @@ static int grade_lab(struct grading *g, const struct grade_lab_spec *lab, uint64
         technique_test(g, lab, result);
     if (g->cli->only_case < 0)
         host_test(g, lab, seed, result);
+    scratch_close_run(g->root, g->scratch, lab->name, g->cli->solutions);
     return 0;
 }
 

@@ -101,15 +101,18 @@ static int build(const struct grading *g, struct host_run *h, char *reason, size
 static int prepare(const struct hostprog_job *job, struct host_run *h, char *reason, size_t size)
 {
     const struct grading *g = job->g;
-    char src[PATH_MAX + 32], copy[PATH_MAX + 96], prebuilt[PATH_MAX + 64], name[64];
-    snprintf(name, sizeof name, "%s-host", job->lab->name);
+    char src[PATH_MAX + 32], copy[PATH_MAX + 96], prebuilt[PATH_MAX + 64];
     snprintf(h->shown, sizeof h->shown, "%s/%s/host.c", g->source_dir, job->lab->name);
     snprintf(src, sizeof src, "%s/%s", g->source_dir, job->lab->name);
-    if (scratch_new_run(g->root, g->scratch, name, h->run, sizeof h->run, reason, size) != 0)
+    if (scratch_open_run(g->root, g->scratch, job->lab->name, h->run, sizeof h->run, reason, size) != 0)
         return -1;
-    snprintf(h->work, sizeof h->work, "%s/work", h->run);
+    snprintf(h->work, sizeof h->work, "%s/work-host", h->run);
     snprintf(h->binary, sizeof h->binary, "%s/host", h->run);
     snprintf(h->out, sizeof h->out, "%s/out.bin", h->run);
+    /* Nothing an earlier run of this lab left may stand in for what this program builds or writes. */
+    scratch_remove(h->work);
+    scratch_remove(h->binary);
+    scratch_remove(h->out);
     /* Relative to its folder, so that the compiled kernel's cache key is the same on every run. */
     snprintf(h->kernel, sizeof h->kernel, "%s", job->lab->kernel_file);
     if (scratch_copy_submission(src, h->work, reason, size) != 0)
@@ -191,14 +194,10 @@ static void run(const struct hostprog_job *job, const struct host_run *h, char *
 void hostprog_test(const struct hostprog_job *job, struct grade_lab_result *result)
 {
     static struct host_run h;
-    char reason[REASON_SIZE], name[64];
+    char reason[REASON_SIZE];
     int passed = 0;
     memset(&h, 0, sizeof h);
-    snprintf(name, sizeof name, "%s-host", job->lab->name);
     if (prepare(job, &h, reason, sizeof reason) == 0)
         run(job, &h, reason, sizeof reason, &passed);
     result_add(result, "host program", passed ? job->lab->points.host : 0, job->lab->points.host, passed, reason);
-    if (job->g->cli->solutions)
-        scratch_keep_cache(job->g->root, h.run, name);
-    scratch_remove(h.run);
 }

@@ -42,11 +42,12 @@ const char *runlab_perf_name(const struct grade_lab_spec *lab)
 static int stage(struct lab_run *r, char *why, size_t size)
 {
     char work[PATH_MAX + 16], src[PATH_MAX + 32], dst[PATH_MAX + 48], kernel[PATH_MAX + 128];
-    if (scratch_new_run(r->g->root, r->g->scratch, r->lab->name, r->run_dir, sizeof r->run_dir, why, size) != 0)
+    if (scratch_open_run(r->g->root, r->g->scratch, r->lab->name, r->run_dir, sizeof r->run_dir, why, size) != 0)
         return -1;
     snprintf(work, sizeof work, "%s/work", r->run_dir);
     snprintf(src, sizeof src, "%s/%s", r->g->source_dir, r->lab->name);
     snprintf(dst, sizeof dst, "%s/%s", work, r->lab->name);
+    scratch_remove(work); /* each run starts from the submission as it was handed in */
     if (mkdir(work, 0755) != 0 || sandbox_give(work) != 0)
         return snprintf(why, size, "cannot create %s", work), -1;
     struct stat st;
@@ -467,6 +468,4 @@ void runlab_kernel_tests(struct grading *g, const struct grade_lab_spec *lab, ui
         runlab_cases(&r, g->cli->only_case, result);
     }
     runlab_close(&r, NULL);
-    if (g->cli->solutions)
-        scratch_keep_cache(g->root, r.run_dir, lab->name);
 }

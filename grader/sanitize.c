@@ -170,6 +170,7 @@ char *sanitize_exec(struct grading *g, const struct grade_lab_spec *lab, const c
         return NULL;
     }
     oclgrind_argv(g, lab, oclgrind_flag, argv, program, log_path, plugin);
+    scratch_remove(log_path); /* an earlier run's log (or whatever the lab's runner left there) is not this one */
     runlab_open(&r, argv, limit);
     if (!r.setup && !r.refusal)
         runlab_cases(&r, only_case, &ignored);

@@ -201,13 +201,14 @@ static void trusted_cache(const char *root, const char *name, const char *folder
     snprintf(path, size, "%s/build/kernel-cache/%s/%s", root, name, folder);
 }
 
-int scratch_new_run(const char *root, const char *scratch, const char *name, char *run, size_t run_size, char *why,
-                    size_t size)
+int scratch_open_run(const char *root, const char *scratch, const char *name, char *run, size_t run_size, char *why,
+                     size_t size)
 {
     char cache[4200], trusted[4200];
     struct stat st;
     snprintf(run, run_size, "%s/run-%s", scratch, name);
-    scratch_remove(run);
+    if (lstat(run, &st) == 0 && S_ISDIR(st.st_mode))
+        return 0;
     if (mkdir(run, 0700) != 0 || sandbox_give(run) != 0) {
         snprintf(why, size, "cannot create %s: %s", run, strerror(errno));
         return -1;
@@ -224,11 +225,12 @@ int scratch_new_run(const char *root, const char *scratch, const char *name, cha
     return 0;
 }
 
-void scratch_keep_cache(const char *root, const char *run, const char *name)
+void scratch_close_run(const char *root, const char *scratch, const char *name, int keep)
 {
-    char cache[4200], trusted[4200], why[256];
+    char run[4200], cache[4300], trusted[4200], why[256];
     struct stat st;
-    for (size_t i = 0; i < sizeof caches / sizeof *caches; i++) {
+    snprintf(run, sizeof run, "%s/run-%s", scratch, name);
+    for (size_t i = 0; keep && i < sizeof caches / sizeof *caches; i++) {
         struct copy_rules r = {.merge = caches[i].merge, .file_mode = 0644, .files_left = CACHE_FILES_LIMIT,
                                .bytes_left = CACHE_BYTES_LIMIT, .shown = caches[i].folder};
         snprintf(cache, sizeof cache, "%s/%s", run, caches[i].folder);
@@ -243,6 +245,7 @@ void scratch_keep_cache(const char *root, const char *run, const char *name)
             scratch_remove(trusted);
         copy_tree(cache, trusted, &r, why, sizeof why);
     }
+    scratch_remove(run);
 }
 
 int scratch_copy_file(const char *src, const char *dst, int mode, char *why, size_t size)

@@ -11,20 +11,20 @@
    kit at root into scratch/kit (readable by everyone, writable by no runner); returns 0, or -1 with why. */
 int scratch_stage_kit(const char *root, const char *scratch, char *why, size_t size);
 
-/* Makes a fresh folder run-NAME for one confined run, owned by the user confined code runs as, with copies of
-   the trusted kernel caches (PoCL's, NVIDIA's) of runs named name in it; fills run (its path); returns 0, or -1
-   with why. */
-int scratch_new_run(const char *root, const char *scratch, const char *name, char *run, size_t run_size, char *why,
-                    size_t size);
+/* Opens the folder run-NAME for a confined run: made the first time, owned by the user confined code runs as,
+   with copies of the trusted kernel caches (PoCL's, NVIDIA's) of runs named name; reused by the later runs of the
+   same lab of the same submission. Fills run (its path); returns 0, or -1 with why. */
+int scratch_open_run(const char *root, const char *scratch, const char *name, char *run, size_t run_size, char *why,
+                     size_t size);
+
+/* Removes the run folder of name, first keeping its kernel caches as the trusted ones when keep is set (a run of
+   the kit's own solutions only). */
+void scratch_close_run(const char *root, const char *scratch, const char *name, int keep);
 
 /* Copies the submitted folder src into dst: regular files only, at most SCRATCH_FILES_LIMIT files and
    SCRATCH_BYTES_LIMIT bytes; a symbolic link or any other special file is refused, naming it. Returns 0, or -1
    with why. */
 int scratch_copy_submission(const char *src, const char *dst, char *why, size_t size);
-
-/* After a run of the kit's own kernels only: keeps the run's kernel caches as the trusted caches of runs named
-   name. */
-void scratch_keep_cache(const char *root, const char *run, const char *name);
 
 /* Copies the kit's file src to dst with mode, handed to the user confined code runs as; returns 0, or -1 with why. */
 int scratch_copy_file(const char *src, const char *dst, int mode, char *why, size_t size);
