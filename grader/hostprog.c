@@ -59,7 +59,9 @@ static int build_argv(const struct grading *g, const struct host_run *h, char **
     snprintf(source_dir, sizeof source_dir, "-DCLK_SOURCE_DIR=\"%s\"", h->work);
     snprintf(source, sizeof source, "%s/host.c", h->work);
     for (line = strtok_r(words, "\n", &save); line && argc < MAX_FLAGS - 8; line = strtok_r(NULL, "\n", &save)) {
-        if (argc == 0 && sandbox_find_program(line, cc, sizeof cc) == 0)
+        if (argc == 0 && sandbox_find_program(line, cc, sizeof cc) != 0)
+            return -1;
+        if (argc == 0)
             argv[argc++] = cc;
         else if (strcmp(line, "--") == 0 && !libraries) {
             libraries = 1;
@@ -81,8 +83,8 @@ static int build(const struct grading *g, struct host_run *h, char *reason, size
     struct sandbox_outcome outcome;
     int rc = 0;
     if (build_argv(g, h, argv, words, sizeof words) != 0) {
-        snprintf(reason, size, "the grader cannot find how the kit builds host programs (%s/build/host-flags): "
-                 "run make", g->root);
+        snprintf(reason, size, "the grader cannot find the compiler or the flags the kit builds host programs with "
+                 "(%s/build/host-flags): run make", g->root);
         return -1;
     }
     sandbox_exec(argv, &p, &outcome);

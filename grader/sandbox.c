@@ -398,6 +398,11 @@ int sandbox_find_program(const char *name, char *path, size_t size)
     const char *dirs = getenv("PATH");
     char *copy = strdup(dirs && dirs[0] ? dirs : "/usr/local/bin:/usr/bin:/bin"), *save = NULL;
     int rc = -1;
+    if (strchr(name, '/')) { /* a path already: it is used as it is */
+        free(copy);
+        snprintf(path, size, "%s", name);
+        return access(path, X_OK) == 0 ? 0 : -1;
+    }
     for (char *dir = strtok_r(copy, ":", &save); copy && dir && rc != 0; dir = strtok_r(NULL, ":", &save)) {
         snprintf(path, size, "%s/%s", dir, name);
         rc = dir[0] == '/' && access(path, X_OK) == 0 ? 0 : -1;
