@@ -23,6 +23,7 @@
 #define FILE_SIZE_LIMIT ((rlim_t)256 << 20)
 #define OPEN_FILES_LIMIT 256
 #define TASK_ALLOWANCE 128
+#define TMP_LIMIT "268435456" /* bytes of the private /tmp */
 #define MAX_ENV 24
 
 /* Who untrusted code runs as: an unprivileged user when the grader is root, else the grader's own user. */
@@ -143,8 +144,9 @@ static int bubblewrap_argv(const struct sandbox_policy *p, char *const argv[], c
         out[n++] = head[i];
     for (int i = 0; i < SANDBOX_MAX_HIDDEN; i++)
         if (p->hidden[i] && stat(p->hidden[i], &st) == 0 && S_ISDIR(st.st_mode))
-            out[n++] = "--tmpfs", out[n++] = p->hidden[i];
-    out[n++] = "--tmpfs", out[n++] = "/tmp";
+            out[n++] = "--size", out[n++] = "65536", out[n++] = "--tmpfs", out[n++] = p->hidden[i];
+    /* A private /tmp in memory, capped so that files there cannot take the machine's memory. */
+    out[n++] = "--size", out[n++] = TMP_LIMIT, out[n++] = "--tmpfs", out[n++] = "/tmp";
     if (p->readable)
         out[n++] = "--ro-bind", out[n++] = p->readable, out[n++] = p->readable;
     if (p->writable)

@@ -44,6 +44,39 @@ START_TEST(refused_kernels_score_nothing)
 }
 END_TEST
 
+/* Submissions that attack from inside the rules: what each must score, and that the grader stays in bounds. */
+static const struct {
+    const char *fixture;
+    double score; /* lab 1, out of 10 */
+} contained[] = {
+    {"heap-walk", 0.0},    /* looks for the expected values in the runner's memory: they are not there */
+    {"host-include", 7.0}, /* builds the solution's host program: refused, the kernel keeps its points */
+    {"printf-flood", 7.0}, /* floods through printf: capped and cleaned, the kernel keeps its points */
+    {"resource-hog", 7.0}, /* memory, processes, /tmp and the run folder: limited, and nothing is left */
+};
+
+START_TEST(contained_attacks_score_as_they_should)
+{
+    char command[512], *output, *left;
+    int status;
+    time_t start = time(NULL);
+    snprintf(command, sizeof command,
+             "NO_COLOR=1 ./grade --quick --timeout 20 --submission tests/fixtures/attacks/%s lab1 2>&1",
+             contained[_i].fixture);
+    output = shell(command, &status);
+    ck_assert_msg(status == 1 && score_of(output, "lab1") == contained[_i].score, "%s: status %d\n%.3000s",
+                  contained[_i].fixture, status, output);
+    ck_assert_msg(time(NULL) - start < 120, "%s: the grader took %ld s", contained[_i].fixture,
+                  (long)(time(NULL) - start));
+    ck_assert_msg(strlen(output) < 100000 && !strchr(output, '\033'), "%s: the terminal got %zu bytes",
+                  contained[_i].fixture, strlen(output));
+    left = shell("pgrep -f 'clkit-attack-[h]og'", &status);
+    ck_assert_msg(status != 0, "%s: processes left behind: %s", contained[_i].fixture, left);
+    free(left);
+    free(output);
+}
+END_TEST
+
 /* The kit and the solutions are out of reach where submitted code runs as another user or inside bubblewrap, as
    the report's confinement line says; as an ordinary user without bubblewrap it has the user's rights. */
 static int is_protected(const char *output)
@@ -167,6 +200,7 @@ Suite *runner_suite(void)
     TCase *tc = tcase_create("attacks");
     tcase_set_timeout(tc, 300);
     tcase_add_loop_test(tc, refused_kernels_score_nothing, 0, (int)(sizeof refused / sizeof refused[0]));
+    tcase_add_loop_test(tc, contained_attacks_score_as_they_should, 0, (int)(sizeof contained / sizeof contained[0]));
     tcase_add_test(tc, host_attack_with_every_layer);
     tcase_add_test(tc, host_attack_without_bubblewrap);
     tcase_add_test(tc, any_folder_name_grades);
