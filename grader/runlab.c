@@ -288,8 +288,10 @@ static int judge_case(struct lab_run *r, const struct grade_case *c, uint64_t se
     draw_guards(request.guard_bits);
     for (int i = 0; i < launch.buffer_count; i++)
         bytes += (2 * request.guard + launch.counts[i]) * sizeof(float);
-    if (session_size_buffers(&r->session, bytes) != 0)
-        return grade_launch_free(&launch), -2;
+    if (session_size_buffers(&r->session, bytes) != 0) { /* the runner sealed the file against growing */
+        r->session.broken = 1;
+        return grade_launch_free(&launch), -1;
+    }
     if (session_ask(&r->session, WIRE_CASE, &request, sizeof request, WIRE_CASE_DONE,
                     sizeof(struct wire_case_done), &m) != 0 ||
         unpack_case(r, &m, &launch, request.guard, bytes, &raw, &status, &data) != 0) {

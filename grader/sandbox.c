@@ -352,18 +352,19 @@ static void kill_leftovers(pid_t pid)
 
 void sandbox_finish(struct sandbox_child *child, struct sandbox_outcome *outcome)
 {
-    int status = 0, timed_out = 0;
+    int status = 0, timed_out = 0, stopping = child->stop_soon && sandbox_now() + 0.5 < child->deadline;
+    double deadline = stopping ? sandbox_now() + 0.5 : child->deadline;
     pid_t done = 0;
     close_fd(&child->request_fd);
     while (child->output_fd >= 0 && !timed_out) {
         struct pollfd pfd = {child->output_fd, POLLIN, 0};
-        double left = child->deadline - sandbox_now();
+        double left = deadline - sandbox_now();
         timed_out = left <= 0;
         if (!timed_out && poll(&pfd, 1, (int)(left * 1000) + 1) > 0)
             sandbox_drain(child);
     }
     while (!timed_out && (done = waitpid(child->pid, &status, WNOHANG)) == 0) {
-        timed_out = sandbox_now() >= child->deadline;
+        timed_out = sandbox_now() >= deadline;
         usleep(1000);
     }
     kill(-child->pid, SIGKILL);
@@ -375,7 +376,10 @@ void sandbox_finish(struct sandbox_child *child, struct sandbox_outcome *outcome
     close_fd(&child->output_fd);
     close_fd(&child->reply_fd);
     *outcome = child->outcome;
-    outcome->end = timed_out ? SANDBOX_TIMED_OUT : WIFSIGNALED(status) ? SANDBOX_SIGNALED : SANDBOX_EXITED;
+    outcome->end = timed_out && stopping ? SANDBOX_STOPPED
+                   : timed_out          ? SANDBOX_TIMED_OUT
+                   : WIFSIGNALED(status) ? SANDBOX_SIGNALED
+                                        : SANDBOX_EXITED;
     outcome->code = timed_out ? 0 : WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status);
     if (child->wrapped && outcome->end == SANDBOX_EXITED && outcome->code > 128 && outcome->code < 128 + 65) {
         outcome->end = SANDBOX_SIGNALED;
@@ -466,6 +470,9 @@ void sandbox_describe(const struct sandbox_outcome *outcome, int timeout_s, char
     case SANDBOX_TIMED_OUT:
         snprintf(text, size, "timed out after %d s (an infinite loop, or a barrier not every work-item reaches?)",
                  timeout_s);
+        break;
+    case SANDBOX_STOPPED:
+        snprintf(text, size, "broke the grader's protocol and was stopped (what it sent back was not what was asked)");
         break;
     case SANDBOX_SIGNALED:
         hint = signal_hint(outcome->code);

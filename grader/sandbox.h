@@ -6,7 +6,13 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-enum sandbox_end { SANDBOX_EXITED, SANDBOX_SIGNALED, SANDBOX_TIMED_OUT, SANDBOX_FAILED };
+enum sandbox_end {
+    SANDBOX_EXITED,
+    SANDBOX_SIGNALED,
+    SANDBOX_TIMED_OUT,
+    SANDBOX_STOPPED, /* the judge stopped it: it broke the grader's protocol */
+    SANDBOX_FAILED
+};
 
 /* How the child ended and what it printed (NUL-terminated, caller frees). */
 struct sandbox_outcome {
@@ -41,6 +47,7 @@ struct sandbox_child {
     double deadline;         /* on the monotonic clock */
     size_t output_limit;
     int wrapped;             /* run through bubblewrap, which reports a child's signal as 128 + its number */
+    int stop_soon;           /* finish gives it half a second to end by itself, then stops it */
     struct sandbox_outcome outcome;
 };
 

@@ -99,6 +99,8 @@ void session_end(struct session *s, struct sandbox_outcome *outcome)
 {
     if (!s->broken)
         wire_send(s->child.request_fd, WIRE_END, NULL, 0, NULL, 0);
+    else
+        s->child.stop_soon = 1; /* a runner that died is reaped at once; one that misbehaves is stopped */
     wire_message_free(&s->reader.message);
     sandbox_finish(&s->child, outcome);
     if (s->buffers_fd >= 0)

@@ -87,6 +87,26 @@ START_TEST(deadline_holds_after_output_closes)
 }
 END_TEST
 
+/* A child that the judge gives up on (it broke the protocol) is stopped at once, not at its deadline. */
+START_TEST(misbehaving_child_is_stopped_at_once)
+{
+    struct sandbox_policy policy = {.untrusted = 1, .timeout_s = 30, .output_limit = 1024, .writable = "/tmp"};
+    struct sandbox_child child;
+    struct sandbox_outcome outcome;
+    char *argv[] = {"/bin/sh", "-c", "sleep 60", NULL};
+    double start = sandbox_now();
+    char text[256];
+    ck_assert_int_eq(sandbox_spawn(argv, &policy, &child), 0);
+    child.stop_soon = 1;
+    sandbox_finish(&child, &outcome);
+    ck_assert_int_eq(outcome.end, SANDBOX_STOPPED);
+    ck_assert(sandbox_now() - start < 5.0);
+    sandbox_describe(&outcome, 30, text, sizeof text);
+    ck_assert_ptr_nonnull(strstr(text, "protocol"));
+    sandbox_outcome_free(&outcome);
+}
+END_TEST
+
 /* A daemon in a session of its own does not outlive the run. */
 START_TEST(daemons_do_not_outlive_the_run)
 {
@@ -141,6 +161,7 @@ Suite *sandbox_suite(void)
     tcase_add_test(tc, output_is_capped_and_drained);
     tcase_add_test(tc, exec_of_missing_program);
     tcase_add_test(tc, deadline_holds_after_output_closes);
+    tcase_add_test(tc, misbehaving_child_is_stopped_at_once);
     tcase_add_test(tc, daemons_do_not_outlive_the_run);
     tcase_add_test(tc, untrusted_code_is_confined);
     suite_add_tcase(s, tc);
