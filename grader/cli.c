@@ -20,6 +20,7 @@ static const char usage[] =
     "  --junit FILE        write the results as JUnit XML\n"
     "  --seed S            replay the random inputs of an earlier run\n"
     "  --case N            run only correctness case N (with --seed, replays a failure)\n"
+    "  --confinement       say which layers confine submitted code on this machine, and exit\n"
     "  --timeout S         seconds each lab and each host program may run (default 30)\n"
     "  --budget S          seconds one submission may take in all (default 540: Gradescope's 10 minutes);\n"
     "                      labs not started by then fail with their full points\n"
@@ -131,6 +132,8 @@ int cli_parse(int argc, char **argv, struct cli *cli)
             cli->solutions = 1;
         } else if (strcmp(arg, "--list-devices") == 0) {
             cli->list_devices = 1;
+        } else if (strcmp(arg, "--confinement") == 0) {
+            cli->confinement = 1;
         } else if (strcmp(arg, "--sanitize") == 0) {
             cli->sanitize = 1;
         } else if (strcmp(arg, "--bench") == 0) {
@@ -154,7 +157,7 @@ int cli_parse(int argc, char **argv, struct cli *cli)
         return usage_error("--bench times the kernels; it cannot go with", "--quick");
     if (cli->solutions && cli->submission_count && !cli->bench)
         return usage_error("choose one of --solutions and --submission, not both:", "--solutions");
-    if (cli->lab_count == 0 && !cli->list_devices && !cli->calibrate)
+    if (cli->lab_count == 0 && !cli->list_devices && !cli->calibrate && !cli->confinement)
         return usage_error("no lab given: name lab1 ... lab7 or all, e.g.", "./grade lab3");
     return 0;
 }

@@ -12,6 +12,7 @@ struct cli {
     int lab_count;
     const char *device;
     int list_devices;
+    int confinement;       /* print the confinement layers and exit */
     int solutions;
     const char *submissions[CLI_MAX_SUBMISSIONS];
     int submission_count;

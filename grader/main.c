@@ -69,6 +69,12 @@ int main(int argc, char **argv)
         return rc == 1 ? 0 : 2;
     if (cli.list_devices)
         return list_devices();
+    if (cli.confinement) {
+        char layers[512];
+        sandbox_layers(layers, sizeof layers);
+        printf("confinement: %s\n", layers);
+        return 0;
+    }
     if (grading_open(&g) != 0)
         return 2;
     g.seed = cli.seed_given ? cli.seed : (uint64_t)time(NULL) % 1000000;

@@ -1,6 +1,8 @@
 #define _GNU_SOURCE /* pipe2, environ */
 #include "sandbox.h"
 
+#include "landlock.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -35,6 +37,7 @@ static struct {
 } runner;
 
 static int bubblewrap = -1; /* unknown until first asked */
+static int landlock = -1;
 
 static void resolve_runner(void)
 {
@@ -126,6 +129,12 @@ static int ask_bubblewrap(void)
     return bubblewrap;
 }
 
+static int landlock_wanted(void)
+{
+    const char *setting = getenv("CLKIT_LANDLOCK");
+    return (!setting || strcmp(setting, "0") != 0) && landlock_abi() > 0;
+}
+
 static int use_bubblewrap(void)
 {
     if (bubblewrap < 0 && access("/usr/bin/bwrap", X_OK) != 0)
@@ -214,6 +223,10 @@ static void become_confined(char *const argv[], const struct sandbox_policy *p, 
             execve(wrapped[0], (char **)wrapped, envp);
             _exit(126);
         }
+        /* Without bubblewrap, Landlock keeps the kit, the results and the grader out of reach, also for a grader
+           that is not root (bubblewrap could not mount inside it, so it is the fallback only). */
+        if (landlock == 1 && landlock_confine(p->writable) != 0)
+            _exit(126);
     }
     execve(argv[0], argv, p->untrusted ? envp : environ);
     fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
@@ -251,6 +264,8 @@ int sandbox_spawn(char *const argv[], const struct sandbox_policy *p, struct san
         resolve_runner();
         if (bubblewrap < 0)
             use_bubblewrap();
+        if (landlock < 0)
+            landlock = landlock_wanted();
         if (!runner.drop)
             tasks += tasks_of(getuid());
     }
@@ -425,13 +440,19 @@ void sandbox_init(void)
 
 void sandbox_layers(char *text, size_t size)
 {
+    int abi = landlock_abi();
     resolve_runner();
     use_bubblewrap();
+    if (landlock < 0)
+        landlock = landlock_wanted();
     snprintf(text, size, "own session, deadline, memory/process/CPU/file limits, clean environment, scratch copy; "
-             "%s%s; %s",
+             "%s%s; %s%s",
              runner.drop ? "user " : "the grader's own user (not root: no user to drop to)", runner.drop ? runner.name : "",
              bubblewrap == 1 ? "bubblewrap: no network, read-only root, private /tmp, kit hidden"
-                             : "no bubblewrap (not installed, or namespaces not allowed here)");
+                             : "no bubblewrap (not installed, or namespaces not allowed here)",
+             bubblewrap == 1 || landlock != 1 ? ""
+             : abi >= 6 ? "; Landlock: writes only to its scratch folder, no TCP, no signals out"
+                        : "; Landlock: writes only to its scratch folder");
 }
 
 int sandbox_drops_privileges(void)

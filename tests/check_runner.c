@@ -77,19 +77,29 @@ START_TEST(contained_attacks_score_as_they_should)
 }
 END_TEST
 
-/* The kit and the solutions are out of reach where submitted code runs as another user or inside bubblewrap, as
-   the report's confinement line says; as an ordinary user without bubblewrap it has the user's rights. */
-static int is_protected(const char *output)
+/* As the report's confinement line says: the solutions are out of reach where submitted code runs as another user
+   or inside bubblewrap, and the kit is also safe from writes under Landlock; as an ordinary user with none of
+   these, submitted code has the user's rights. */
+static int solutions_hidden(const char *output)
 {
     return strstr(output, "scratch copy; user ") != NULL || strstr(output, "bubblewrap: no network") != NULL;
 }
 
-static int bubblewrap_usable(void)
+static int is_protected(const char *output)
 {
-    int status;
-    char *output = shell("bwrap --ro-bind / / --unshare-all true", &status);
+    return solutions_hidden(output) || strstr(output, "Landlock: writes only") != NULL;
+}
+
+/* Whether the grader promises, with these environment settings, to keep submitted code off the kit. */
+static int protected_here(const char *environment)
+{
+    char command[256], *output;
+    int status, promised;
+    snprintf(command, sizeof command, "%s ./grade --confinement", environment);
+    output = shell(command, &status);
+    promised = status == 0 && is_protected(output);
     free(output);
-    return status == 0;
+    return promised;
 }
 
 /* A host program that attacks the kit, the grader and the results, in every confinement this machine offers. */
@@ -98,9 +108,9 @@ static void host_attack(const char *environment)
     char command[2048], *before, *after, *output, *json;
     int status;
     time_t start;
-    if (geteuid() != 0 && (environment[0] || !bubblewrap_usable())) {
-        /* An ordinary user without bubblewrap: the attack would change this very checkout (README, Security). */
-        fprintf(stderr, "runner: host attack %s skipped: not root and no bubblewrap\n", environment);
+    if (!protected_here(environment)) {
+        /* An ordinary user without bubblewrap or Landlock: the attack would change this very checkout. */
+        fprintf(stderr, "runner: host attack %s skipped: no layer here keeps it off the kit\n", environment);
         return;
     }
     before = shell(KIT_SUM, &status);
@@ -122,7 +132,7 @@ static void host_attack(const char *environment)
     ck_assert_msg(!strchr(output, '\033'), "an escape sequence reached the terminal:\n%.3000s", output);
     ck_assert_msg(strlen(output) < 200000, "the flood reached the terminal (%zu bytes)", strlen(output));
     int kit_protected = is_protected(output);
-    ck_assert_msg(!kit_protected || !strstr(output, "LEAKED"), "the solutions leaked into the report");
+    ck_assert_msg(!solutions_hidden(output) || !strstr(output, "LEAKED"), "the solutions leaked into the report");
     sleep(4); /* the daemon would rewrite the results now */
     json = shell("python3 -c 'import json; d = json.load(open(\"build/attacks/results.json\")); "
                  "assert d[\"score\"] < 1000, d' && xmllint --noout build/attacks/results.xml && "
@@ -165,8 +175,8 @@ START_TEST(classmates_are_unharmed)
 {
     int status;
     char command[2048], *output;
-    if (geteuid() != 0 && (_i == 1 || !bubblewrap_usable())) {
-        fprintf(stderr, "runner: classmate attack skipped: not root and no bubblewrap\n");
+    if (!protected_here(_i ? "CLKIT_BUBBLEWRAP=0" : "")) {
+        fprintf(stderr, "runner: classmate attack skipped: no layer here keeps it off the kit\n");
         return;
     }
     snprintf(command, sizeof command, "rm -rf build/class build/class-results && mkdir -p build/class/alice build/class/bob/lab1 "

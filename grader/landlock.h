@@ -1,0 +1,13 @@
+/* Landlock: the kernel's unprivileged sandbox, the layer that holds where bubblewrap cannot run. */
+#ifndef CLKIT_GRADER_LANDLOCK_H
+#define CLKIT_GRADER_LANDLOCK_H
+
+/* Returns the kernel's Landlock ABI version, or 0 when it has none. */
+int landlock_abi(void);
+
+/* Restricts this process and what it executes: the whole file system readable, writes only in writable and in
+   /dev, no TCP (ABI 4), no signals or abstract sockets out of the sandbox (ABI 6); returns 0, or -1 when the
+   kernel has no Landlock. Call after PR_SET_NO_NEW_PRIVS. */
+int landlock_confine(const char *writable);
+
+#endif
