@@ -1,5 +1,6 @@
 #include "suites.h"
 
+#include "landlock.h"
 #include "sandbox.h"
 
 #include <fcntl.h>
@@ -107,6 +108,34 @@ START_TEST(misbehaving_child_is_stopped_at_once)
 }
 END_TEST
 
+/* Without bubblewrap, Landlock stops writes outside the run's folder even where the file's mode allows them. */
+START_TEST(landlock_keeps_writes_in_the_run_folder)
+{
+    char target[] = "/tmp/clkit-landlock-XXXXXX", folder[] = "/tmp/clkit-run-XXXXXX", script[256];
+    struct sandbox_outcome outcome;
+    struct sandbox_policy policy = {.untrusted = 1, .timeout_s = 10, .output_limit = 4096, .writable = folder};
+    char *argv[] = {"/bin/sh", "-c", script, NULL};
+    int fd = mkstemp(target);
+    if (landlock_abi() == 0)
+        return; /* no Landlock in this kernel: nothing to check */
+    setenv("CLKIT_BUBBLEWRAP", "0", 1);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    chmod(target, 0666);
+    ck_assert_ptr_nonnull(mkdtemp(folder));
+    chmod(folder, 0777);
+    snprintf(script, sizeof script, "echo inside > %s/ok; cat %s/ok; echo outside > %s", folder, folder, target);
+    sandbox_exec(argv, &policy, &outcome);
+    ck_assert_msg(outcome.output && strstr(outcome.output, "inside"), "no write in the run folder: %s",
+                  outcome.output ? outcome.output : "");
+    ck_assert_msg(outcome.end == SANDBOX_EXITED && outcome.code != 0, "the write outside was allowed");
+    sandbox_outcome_free(&outcome);
+    unlink(target);
+    snprintf(script, sizeof script, "rm -rf %s", folder);
+    ck_assert_int_eq(system(script), 0);
+}
+END_TEST
+
 /* A daemon in a session of its own does not outlive the run. */
 START_TEST(daemons_do_not_outlive_the_run)
 {
@@ -162,6 +191,7 @@ Suite *sandbox_suite(void)
     tcase_add_test(tc, exec_of_missing_program);
     tcase_add_test(tc, deadline_holds_after_output_closes);
     tcase_add_test(tc, misbehaving_child_is_stopped_at_once);
+    tcase_add_test(tc, landlock_keeps_writes_in_the_run_folder);
     tcase_add_test(tc, daemons_do_not_outlive_the_run);
     tcase_add_test(tc, untrusted_code_is_confined);
     suite_add_tcase(s, tc);
