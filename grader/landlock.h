@@ -5,9 +5,10 @@
 /* Returns the kernel's Landlock ABI version, or 0 when it has none. */
 int landlock_abi(void);
 
-/* Restricts this process and what it executes: the whole file system readable, writes only in writable and in
-   /dev, no TCP (ABI 4), no signals or abstract sockets out of the sandbox (ABI 6); returns 0, or -1 when the
-   kernel has no Landlock. Call after PR_SET_NO_NEW_PRIVS. */
-int landlock_confine(const char *writable);
+/* Restricts this process and what it executes: the file system readable except the hidden folders (the kit,
+   the submissions; hidden has count entries, NULL ones skipped), writes only in writable and in /dev, no TCP
+   (ABI 4), no signals or abstract sockets out of the sandbox (ABI 6); returns 0, or -1 when the kernel has no
+   Landlock. Call after PR_SET_NO_NEW_PRIVS. */
+int landlock_confine(const char *writable, const char *const *hidden, int count);
 
 #endif

@@ -225,7 +225,7 @@ static void become_confined(char *const argv[], const struct sandbox_policy *p, 
         }
         /* Without bubblewrap, Landlock keeps the kit, the results and the grader out of reach, also for a grader
            that is not root (bubblewrap could not mount inside it, so it is the fallback only). */
-        if (landlock == 1 && landlock_confine(p->writable) != 0)
+        if (landlock == 1 && landlock_confine(p->writable, p->hidden, SANDBOX_MAX_HIDDEN) != 0)
             _exit(126);
     }
     execve(argv[0], argv, p->untrusted ? envp : environ);
@@ -451,8 +451,8 @@ void sandbox_layers(char *text, size_t size)
              bubblewrap == 1 ? "bubblewrap: no network, read-only root, private /tmp, kit hidden"
                              : "no bubblewrap (not installed, or namespaces not allowed here)",
              bubblewrap == 1 || landlock != 1 ? ""
-             : abi >= 6 ? "; Landlock: writes only to its scratch folder, no TCP, no signals out"
-                        : "; Landlock: writes only to its scratch folder");
+             : abi >= 6 ? "; Landlock: kit hidden, writes only to its scratch folder, no TCP, no signals out"
+                        : "; Landlock: kit hidden, writes only to its scratch folder");
 }
 
 int sandbox_drops_privileges(void)

@@ -77,17 +77,18 @@ START_TEST(contained_attacks_score_as_they_should)
 }
 END_TEST
 
-/* As the report's confinement line says: the solutions are out of reach where submitted code runs as another user
-   or inside bubblewrap, and the kit is also safe from writes under Landlock; as an ordinary user with none of
-   these, submitted code has the user's rights. */
+/* As the report's confinement line says: the kit and the solutions are out of reach where submitted code runs as
+   another user, inside bubblewrap or under Landlock; as an ordinary user with none of these, it has the user's
+   rights. */
 static int solutions_hidden(const char *output)
 {
-    return strstr(output, "scratch copy; user ") != NULL || strstr(output, "bubblewrap: no network") != NULL;
+    return strstr(output, "scratch copy; user ") != NULL || strstr(output, "bubblewrap: no network") != NULL ||
+           strstr(output, "Landlock: kit hidden") != NULL;
 }
 
 static int is_protected(const char *output)
 {
-    return solutions_hidden(output) || strstr(output, "Landlock: writes only") != NULL;
+    return solutions_hidden(output) || strstr(output, "Landlock: ") != NULL;
 }
 
 /* Whether the grader promises, with these environment settings, to keep submitted code off the kit. */
