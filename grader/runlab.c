@@ -38,7 +38,7 @@ const char *runlab_perf_name(const struct grade_lab_spec *lab)
     return lab->perf.baseline_file ? "speed" : "bandwidth";
 }
 
-/* Copies the lab folder into a fresh run folder and checks the kernel's source rules. */
+/* Copies the lab folder into the lab's run folder (a fresh copy each run) and checks the kernel's source rules. */
 static int stage(struct lab_run *r, char *why, size_t size)
 {
     char work[PATH_MAX + 16], src[PATH_MAX + 32], dst[PATH_MAX + 48], kernel[PATH_MAX + 128];

@@ -61,7 +61,7 @@ END_TEST
 START_TEST(stubs_score_nothing_and_fail_cleanly)
 {
     char *output;
-    int status = grade("--quick all", &output);
+    int status = grade("--quick --seed 1 all", &output); /* a fixed seed: a stub can be right by chance */
     ck_assert_msg(status == 1, "status %d\n%s", status, output);
     ck_assert_ptr_nonnull(strstr(output, "total: 0.0 / 70 points"));
     ck_assert_ptr_null(strstr(output, "crashed"));
