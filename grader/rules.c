@@ -88,8 +88,9 @@ static int directive(enum rules_kind kind, struct scan *s, const char *path, cha
         else if (!splice(s))
             break;
     }
-    while (isalpha((unsigned char)*s->p) && n < 15)
-        name[n++] = *s->p++;
+    while (n < 15 && (splice(s) || isalpha((unsigned char)*s->p)))
+        if (isalpha((unsigned char)*s->p))
+            name[n++] = *s->p++;
     if (strcmp(name, "include") != 0 && strcmp(name, "include_next") != 0 && strcmp(name, "import") != 0)
         return 0;
     while (*s->p == ' ' || *s->p == '\t')

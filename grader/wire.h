@@ -11,7 +11,6 @@
 #define WIRE_REPLY_FD 3
 /* A case's buffers travel through a memory file the judge sizes for each case: no pipe copies. */
 #define WIRE_BUFFERS_FD 4
-#define WIRE_MAX_MESSAGE ((size_t)1 << 31)
 
 enum wire_type {
     WIRE_JOB = 1,   /* judge: which lab, kernel and device */

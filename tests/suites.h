@@ -31,6 +31,8 @@ Suite *batch_suite(void);
 Suite *runner_suite(void);
 Suite *gradescope_suite(void);
 Suite *safetext_suite(void);
+Suite *rules_suite(void);
+Suite *scratch_suite(void);
 Suite *release_suite(void);
 Suite *workflows_suite(void);
 Suite *solutions_suite(void);

@@ -1,0 +1,115 @@
+#include "suites.h"
+
+#include "scratch.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char folder[] = "/tmp/clkit-scratch-XXXXXX";
+
+static void make_submission(void)
+{
+    char path[256];
+    FILE *f;
+    ck_assert_ptr_nonnull(mkdtemp(folder));
+    snprintf(path, sizeof path, "%s/in", folder);
+    ck_assert_int_eq(mkdir(path, 0755), 0);
+    snprintf(path, sizeof path, "%s/in/vadd.cl", folder);
+    f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("__kernel void vadd() {}\n", f);
+    fclose(f);
+}
+
+static int copy_in(char *why, size_t size)
+{
+    char src[256], dst[256];
+    snprintf(src, sizeof src, "%s/in", folder);
+    snprintf(dst, sizeof dst, "%s/out", folder);
+    return scratch_copy_submission(src, dst, why, size);
+}
+
+START_TEST(plain_files_are_copied)
+{
+    char why[512] = "", path[256];
+    struct stat st;
+    make_submission();
+    ck_assert_msg(copy_in(why, sizeof why) == 0, "%s", why);
+    snprintf(path, sizeof path, "%s/out/vadd.cl", folder);
+    ck_assert_int_eq(stat(path, &st), 0);
+    ck_assert_int_eq(scratch_remove(folder), 0);
+}
+END_TEST
+
+/* A link or a special file in a submission is refused by name, wherever it points. */
+START_TEST(links_and_special_files_are_refused)
+{
+    const char *kinds[] = {"link", "fifo"};
+    for (int k = 0; k < 2; k++) {
+        char why[512] = "", path[256];
+        strcpy(folder, "/tmp/clkit-scratch-XXXXXX");
+        make_submission();
+        snprintf(path, sizeof path, "%s/in/host.c", folder);
+        ck_assert_int_eq(k == 0 ? symlink("/etc/hostname", path) : mkfifo(path, 0644), 0);
+        ck_assert_int_ne(copy_in(why, sizeof why), 0);
+        ck_assert_msg(strstr(why, "host.c"), "%s: %s", kinds[k], why);
+        ck_assert_int_eq(scratch_remove(folder), 0);
+    }
+}
+END_TEST
+
+START_TEST(too_many_files_are_refused)
+{
+    char why[512] = "", path[256];
+    make_submission();
+    for (int i = 0; i < SCRATCH_FILES_LIMIT + 1; i++) {
+        FILE *f;
+        snprintf(path, sizeof path, "%s/in/f%d", folder, i);
+        f = fopen(path, "w");
+        ck_assert_ptr_nonnull(f);
+        fclose(f);
+    }
+    ck_assert_int_ne(copy_in(why, sizeof why), 0);
+    ck_assert_int_eq(scratch_remove(folder), 0);
+}
+END_TEST
+
+/* What confined code wrote is read only when it is a plain file within the size asked for. */
+START_TEST(untrusted_files_are_read_with_care)
+{
+    char path[256], link[256];
+    size_t length = 0;
+    char *data;
+    FILE *f;
+    make_submission();
+    snprintf(path, sizeof path, "%s/out.bin", folder);
+    f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("12345678", f);
+    fclose(f);
+    data = scratch_read_untrusted(path, 8, &length);
+    ck_assert_ptr_nonnull(data);
+    ck_assert_uint_eq(length, 8);
+    free(data);
+    ck_assert_ptr_null(scratch_read_untrusted(path, 7, &length));
+    snprintf(link, sizeof link, "%s/link.bin", folder);
+    ck_assert_int_eq(symlink(path, link), 0);
+    ck_assert_ptr_null(scratch_read_untrusted(link, 100, &length));
+    ck_assert_int_eq(scratch_remove(folder), 0);
+}
+END_TEST
+
+Suite *scratch_suite(void)
+{
+    Suite *s = suite_create("scratch");
+    TCase *tc = tcase_create("copies");
+    tcase_add_test(tc, plain_files_are_copied);
+    tcase_add_test(tc, links_and_special_files_are_refused);
+    tcase_add_test(tc, too_many_files_are_refused);
+    tcase_add_test(tc, untrusted_files_are_read_with_care);
+    suite_add_tcase(s, tc);
+    return s;
+}
