@@ -274,9 +274,12 @@ static void grade_student(struct grading *g, const struct student *s, const char
         fprintf(g->style.out, "%-24s not graded: %s\n", s->name, s->refused);
         return;
     }
-    if ((pid = fork()) == 0)
+    if ((pid = fork()) == 0) {
+        sandbox_init(); /* this judge reaps what its runs leave behind */
         _exit(grade_in_child(g, s, dir));
+    }
     stopped = pid < 0 ? "grading could not start (fork failed)" : wait_for(pid, g->cli->budget_s);
+    sandbox_kill_orphans(); /* what a judge killed at the budget left behind comes back here */
     snprintf(path, sizeof path, "%s/%s.row", dir, s->name);
     if (!stopped && (row = fopen(path, "r")) != NULL && fgets(line, sizeof line, row)) {
         fputs(line, csv);

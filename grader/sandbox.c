@@ -329,19 +329,26 @@ int sandbox_drain(struct sandbox_child *child)
 static void kill_leftovers(pid_t pid)
 {
     kill(-pid, SIGKILL);
+    sandbox_kill_orphans();
+}
+
+void sandbox_kill_orphans(void)
+{
     for (int round = 0; round < 200; round++) {
         int found = 0;
         DIR *d = opendir("/proc");
         struct dirent *e;
         while (d && (e = readdir(d)) != NULL) {
-            char path[300];
-            int other, parent = 0;
+            char path[300], line[1024], *name_end;
+            int parent = 0;
             FILE *f;
             snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
             if (e->d_name[0] < '0' || e->d_name[0] > '9' || !(f = fopen(path, "r")))
                 continue;
-            if (fscanf(f, "%d %*s %*c %d", &other, &parent) == 2 && parent == getpid())
-                found += kill(other, SIGKILL) == 0;
+            /* The name may hold spaces and parentheses of its choosing: the fields start after its last ')'. */
+            if (fgets(line, sizeof line, f) && (name_end = strrchr(line, ')')) &&
+                sscanf(name_end + 1, " %*c %d", &parent) == 1 && parent == getpid())
+                found += kill((pid_t)atoi(e->d_name), SIGKILL) == 0;
             fclose(f);
         }
         if (d)
@@ -455,7 +462,7 @@ int sandbox_give(const char *path)
     resolve_runner();
     if (!runner.drop)
         return 0;
-    return chown(path, runner.uid, runner.gid);
+    return lchown(path, runner.uid, runner.gid); /* never through a link the runner planted */
 }
 
 static const char *signal_hint(int sig)

@@ -70,8 +70,12 @@ int sandbox_find_program(const char *name, char *path, size_t size);
 /* Seconds on the monotonic clock. */
 double sandbox_now(void);
 
-/* Makes this process the reaper of every orphan it leaves, so nothing outlives the grader; call once at start. */
+/* Makes this process the reaper of every orphan it leaves, so nothing outlives the grader; call once at start,
+   and again in a forked child that spawns confined programs (the setting is not inherited). */
 void sandbox_init(void);
+
+/* Kills and reaps every process that came back to this reaper: what a finished run or child left behind. */
+void sandbox_kill_orphans(void);
 
 /* Describes the layers that hold for untrusted code on this machine, in one line. */
 void sandbox_layers(char *text, size_t size);
