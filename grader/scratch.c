@@ -93,8 +93,9 @@ static int copy_tree(const char *src, const char *dst, struct copy_rules *r, cha
     DIR *d;
     struct dirent *e;
     int rc = 0;
-    if (mkdir(dst, 0755) != 0 && errno != EEXIST) {
-        snprintf(why, size, "cannot create %s: %s", dst, strerror(errno));
+    struct stat st;
+    if ((mkdir(dst, 0755) != 0 && errno != EEXIST) || lstat(dst, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        snprintf(why, size, "cannot create the folder %s", dst); /* a link there is never followed */
         return -1;
     }
     if (r->give)
@@ -280,25 +281,32 @@ char *scratch_read_untrusted(const char *path, size_t max_bytes, size_t *length)
     return data;
 }
 
-int scratch_remove(const char *path)
+/* Removes name in the folder parent (a descriptor, or AT_FDCWD): a link is removed, never followed, even one
+   swapped in while the removal runs. */
+static int remove_at(int parent, const char *name)
 {
-    struct stat st;
+    int fd, rc;
     DIR *d;
     struct dirent *e;
-    if (lstat(path, &st) != 0)
-        return errno == ENOENT ? 0 : -1;
-    if (!S_ISDIR(st.st_mode))
-        return unlink(path);
-    chmod(path, 0700); /* a folder left unreadable must still go */
-    if ((d = opendir(path)) != NULL) {
-        while ((e = readdir(d)) != NULL) {
-            char child[4096];
-            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-                continue;
-            snprintf(child, sizeof child, "%s/%s", path, e->d_name);
-            scratch_remove(child);
-        }
-        closedir(d);
+    if (unlinkat(parent, name, 0) == 0 || errno == ENOENT)
+        return 0;
+    fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return unlinkat(parent, name, 0);
+    fchmod(fd, 0700); /* a folder left unreadable must still go */
+    if ((d = fdopendir(fd)) == NULL) {
+        close(fd);
+        return -1;
     }
-    return rmdir(path);
+    while ((e = readdir(d)) != NULL)
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+            remove_at(dirfd(d), e->d_name);
+    closedir(d);
+    rc = unlinkat(parent, name, AT_REMOVEDIR);
+    return rc == 0 || errno == ENOENT ? 0 : -1;
+}
+
+int scratch_remove(const char *path)
+{
+    return remove_at(AT_FDCWD, path);
 }

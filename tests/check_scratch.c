@@ -102,6 +102,30 @@ START_TEST(untrusted_files_are_read_with_care)
 }
 END_TEST
 
+/* Removing a run folder, or copying into one, never follows a link a runner left in it. */
+START_TEST(links_in_run_folders_are_not_followed)
+{
+    char outside[] = "/tmp/clkit-outside-XXXXXX", path[256], link[256], why[512];
+    struct stat st;
+    FILE *f;
+    ck_assert_ptr_nonnull(mkdtemp(outside));
+    snprintf(path, sizeof path, "%s/keep", outside);
+    f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fclose(f);
+    make_submission();
+    snprintf(link, sizeof link, "%s/out", folder); /* where copy_in copies to */
+    ck_assert_int_eq(symlink(outside, link), 0);
+    ck_assert_int_ne(copy_in(why, sizeof why), 0);
+    snprintf(path, sizeof path, "%s/vadd.cl", outside);
+    ck_assert_int_ne(stat(path, &st), 0);
+    ck_assert_int_eq(scratch_remove(folder), 0);
+    snprintf(path, sizeof path, "%s/keep", outside);
+    ck_assert_int_eq(stat(path, &st), 0);
+    ck_assert_int_eq(scratch_remove(outside), 0);
+}
+END_TEST
+
 Suite *scratch_suite(void)
 {
     Suite *s = suite_create("scratch");
@@ -110,6 +134,7 @@ Suite *scratch_suite(void)
     tcase_add_test(tc, links_and_special_files_are_refused);
     tcase_add_test(tc, too_many_files_are_refused);
     tcase_add_test(tc, untrusted_files_are_read_with_care);
+    tcase_add_test(tc, links_in_run_folders_are_not_followed);
     suite_add_tcase(s, tc);
     return s;
 }
