@@ -31,12 +31,10 @@ static const char *tail_of(const char *output, size_t keep)
 
 static struct sandbox_policy policy_for(const struct grading *g, const struct host_run *h)
 {
-    char kit[PATH_MAX + 8];
-    static char kit_path[PATH_MAX + 8];
-    struct sandbox_policy p = {.untrusted = 1, .workdir = h->work, .readable = kit_path, .writable = h->run,
+    static char kit[sizeof g->scratch + 8]; /* the policy points at it after this returns */
+    struct sandbox_policy p = {.untrusted = 1, .workdir = h->work, .readable = kit, .writable = h->run,
                                .timeout_s = g->cli->timeout_s, .output_limit = 1 << 20};
     snprintf(kit, sizeof kit, "%s/kit", g->scratch);
-    memcpy(kit_path, kit, sizeof kit_path);
     memcpy(p.hidden, g->hidden, sizeof p.hidden);
     return p;
 }

@@ -70,7 +70,6 @@ static int stage(struct lab_run *r, char *why, size_t size)
 static void start_runner(struct lab_run *r, char *const wrapper[], int timeout_s, int refused)
 {
     char runner[PATH_MAX + 32], work[PATH_MAX + 16], kit[PATH_MAX + 16], *argv[24];
-    static char kernels[sizeof ((struct wire_job *)0)->kernels_dir];
     struct sandbox_policy policy = {.untrusted = 1, .workdir = work, .readable = kit, .writable = r->run_dir,
                                     .timeout_s = timeout_s, .output_limit = OUTPUT_KEPT, .wire = 1};
     struct wire_job job;
@@ -90,8 +89,7 @@ static void start_runner(struct lab_run *r, char *const wrapper[], int timeout_s
     if (!refused)
         snprintf(job.kernel_path, sizeof job.kernel_path, "%s/%s", r->lab->name, r->lab->kernel_file);
     snprintf(job.include_dir, sizeof job.include_dir, "%s", r->lab->name);
-    snprintf(kernels, sizeof kernels, "%.*s/kernels", (int)sizeof kernels - 16, kit);
-    memcpy(job.kernels_dir, kernels, sizeof job.kernels_dir);
+    snprintf(job.kernels_dir, sizeof job.kernels_dir, "%.*s/kernels", (int)sizeof job.kernels_dir - 16, kit);
     session_start(&r->session, argv, &policy, &job);
 }
 
