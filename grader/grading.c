@@ -8,6 +8,7 @@
 #include "sanitize.h"
 #include "scratch.h"
 #include "technique.h"
+#include "verdict.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,105 +16,68 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static void host_test(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed,
-                      struct grade_lab_result *result)
+/* Adds every test of lab that result lacks, failed with why and its full points (speed: reported), and puts the
+   tests in report order, so that a lab's maximum is the same whatever ran. */
+static void complete_lab(const struct grade_lab_spec *lab, const char *why, struct grade_lab_result *result)
 {
-    struct hostprog_job job = {.g = g, .lab = lab, .seed = seed};
-    hostprog_test(&job, result);
-}
-
-/* --sanitize: the lab's small cases under Oclgrind, as a test of its own that fails on any finding. */
-static void sanitizer_test(struct grading *g, const struct grade_lab_spec *lab, struct grade_lab_result *result)
-{
-    static char text[16384], reason[16500];
-    int found;
-    struct grade_test *test;
-    if (!sanitize_available()) {
-        test = result_add(result, "sanitizer", 0, 0, 1,
-                          "not run: Oclgrind is not installed (sudo apt-get install oclgrind)");
-        if (test)
-            test->informational = 1;
-        return;
+    struct grade_test ordered[GRADE_MAX_TESTS];
+    int count = 0;
+    for (int kind = 0; kind < GRADE_TEST_KINDS; kind++) {
+        const char *name = grade_test_name(lab, (enum grade_test_kind)kind);
+        int found = 0;
+        for (int t = 0; name && t < result->test_count; t++)
+            found |= strcmp(result->tests[t].name, name) == 0;
+        if (name && !found) {
+            struct grade_test *test = result_add(result, name, 0, grade_test_points(lab, (enum grade_test_kind)kind),
+                                                 0, why);
+            if (test)
+                test->informational = kind == GRADE_TEST_SPEED;
+        }
     }
-    found = sanitize_lab(g, lab, g->cli->only_case, 4 * g->cli->timeout_s + 30, text, sizeof text);
-    if (found < 0)
-        snprintf(reason, sizeof reason, "Oclgrind could not check the kernel: %s", text);
-    else if (found == 0)
-        snprintf(reason, sizeof reason, "Oclgrind found no data race, out-of-bounds access or uninitialised value");
-    else
-        snprintf(reason, sizeof reason, "Oclgrind found %d problem%s:\n%s", found, found == 1 ? "" : "s", text);
-    result_add(result, "sanitizer", 0, 0, found == 0, reason);
+    for (int kind = 0; kind < GRADE_TEST_KINDS; kind++)
+        for (int t = 0; t < result->test_count; t++)
+            if (grade_test_name(lab, (enum grade_test_kind)kind) &&
+                strcmp(result->tests[t].name, grade_test_name(lab, (enum grade_test_kind)kind)) == 0)
+                ordered[count++] = result->tests[t];
+    for (int t = 0; t < result->test_count; t++) /* anything else keeps its place at the end */
+        if (!grade_lab_has_test(lab, result->tests[t].name))
+            ordered[count++] = result->tests[t];
+    memcpy(result->tests, ordered, (size_t)count * sizeof ordered[0]);
+    result->test_count = count;
 }
 
-/* When a correctness or memory test failed, runs its first failing case under Oclgrind (if installed) and adds
-   what it found to the explanation: "data race on local memory at reduce.cl:14" says more than a wrong sum. */
-static void explain_failure(struct grading *g, const struct grade_lab_spec *lab, struct grade_lab_result *result)
-{
-    static char text[8192];
-    for (int t = 1; t < result->test_count && t < RUNLAB_TEST_COUNT; t++) {
-        struct grade_test *test = &result->tests[t];
-        const char *at = test->reason ? strstr(test->reason, "\ncase ") : NULL;
-        long the_case;
-        char *longer;
-        if (test->passed || !at || sscanf(at, "\ncase %ld", &the_case) != 1 || !sanitize_available())
-            continue;
-        /* A simulated work-item is slow: an explanation that takes longer than this is not worth the wait. */
-        if (sanitize_lab(g, lab, the_case, 20, text, sizeof text) <= 0)
-            return;
-        longer = malloc(strlen(test->reason) + strlen(text) + 64);
-        if (!longer)
-            return;
-        sprintf(longer, "%s\nOclgrind on case %ld:\n%s", test->reason, the_case, text);
-        free(test->reason);
-        test->reason = longer;
-        return;
-    }
-}
-
-/* A lab the budget left no time for: every test it would have had fails with its full points. */
-static void skip_lab(struct grading *g, const struct grade_lab_spec *lab, struct grade_lab_result *result)
-{
-    static const char why[] = "not graded: the time budget for this submission (--budget) ran out";
-    const double points[] = {lab->points.build, lab->points.exact, lab->points.real, lab->points.memory};
-    struct profile profile;
-    char error[512];
-    snprintf(result->lab, sizeof result->lab, "%s", lab->name);
-    for (int t = 0; t < RUNLAB_TEST_COUNT; t++)
-        result_add(result, runlab_test_names[t], 0, points[t], 0, why);
-    if (!g->cli->quick && g->cli->only_case < 0)
-        result_add(result, runlab_perf_name(lab), 0,
-                   g->device_name[0] && profile_load(g->profiles_dir, g->device_name, g->device_is_gpu, &profile,
-                                                     error, sizeof error) == 0
-                       ? profile.labs[grade_lab_number(lab)].points
-                       : 0.0,
-                   0, why);
-    if (!g->cli->quick && g->cli->only_case < 0 && lab->technique.kind != TECHNIQUE_NONE)
-        result_add(result, "technique", 0, TECHNIQUE_POINTS, 0, why);
-    if (g->cli->only_case < 0)
-        result_add(result, "host program", 0, lab->points.host, 0, why);
-}
-
-/* Grades one lab into result; returns 2 on a set-up error, else 0. */
+/* Grades one lab into result: the device's cases, the reference judge's, the technique, the host program; returns
+   2 on a set-up error, else 0. */
 static int grade_lab(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed,
                      struct grade_lab_result *result)
 {
+    static struct case_log device;
+    struct reference ref;
+    int built;
+    const char *why = "not run: the kernel does not build";
     snprintf(result->lab, sizeof result->lab, "%s", lab->name);
     snprintf(g->replay, sizeof g->replay, "./grade %s%s%s%s%s%s", lab->name, g->cli->solutions ? " --solutions" : "",
              g->submission ? " --submission " : "", g->submission ? g->source_dir : "",
              g->cli->device ? " --device " : "", g->cli->device ? g->cli->device : "");
-    runlab_kernel_tests(g, lab, seed, result);
-    if (result->setup_error) {
+    built = runlab_device(g, lab, seed, &device, result);
+    if (built == 2) {
         scratch_close_run(g->root, g->scratch, lab->name, 0);
         return 2;
     }
-    if (g->cli->sanitize)
-        sanitizer_test(g, lab, result);
-    else
-        explain_failure(g, lab, result);
-    if (!g->cli->quick && g->cli->only_case < 0 && lab->technique.kind != TECHNIQUE_NONE)
-        technique_test(g, lab, result);
-    if (g->cli->only_case < 0)
-        host_test(g, lab, seed, result);
+    memset(&ref, 0, sizeof ref);
+    if (built) {
+        sanitize_run(g, lab, seed, g->max_local, g->cli->only_case, &ref);
+        verdict_cases(g, lab, seed, &device, &ref, result);
+        technique_test(lab, &ref, verdict_correct(result), result);
+        why = g->cli->only_case >= 0 ? "not run: --case runs one case only" : g->cli->quick ? "not timed: --quick"
+                                                                                           : "not run";
+    }
+    if (built && g->cli->only_case < 0) {
+        struct hostprog_job job = {.g = g, .lab = lab, .seed = seed};
+        hostprog_test(&job, result);
+    }
+    sanitize_free(&ref);
+    complete_lab(lab, why, result);
     scratch_close_run(g->root, g->scratch, lab->name, g->cli->solutions);
     return 0;
 }
@@ -218,9 +182,10 @@ int grading_run(struct grading *g, struct grade_lab_result *results)
             (unsigned long long)g->seed, (unsigned long long)g->seed, layers);
     for (int i = 0; i < g->cli->lab_count; i++) {
         const struct grade_lab_spec *lab = grade_find_lab(g->cli->labs[i]);
-        if (sandbox_now() - g->started > g->cli->budget_s)
-            skip_lab(g, lab, &results[i]);
-        else
+        if (sandbox_now() - g->started > g->cli->budget_s) {
+            snprintf(results[i].lab, sizeof results[i].lab, "%s", lab->name);
+            complete_lab(lab, "not graded: the time budget for this submission (--budget) ran out", &results[i]);
+        } else
             setup_failed |= grade_lab(g, lab, g->seed, &results[i]) != 0;
         report_lab(&g->style, lab->title, &results[i]);
         for (int t = 0; t < results[i].test_count; t++)

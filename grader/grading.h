@@ -27,6 +27,7 @@ struct grading {
     double started;            /* when grading of this source began, for --budget */
     char device_name[128];     /* the device the last runner met ("" before any) */
     int device_is_gpu;
+    size_t max_local;          /* the largest work-group the last device's build allows */
 };
 
 /* Finds the kit (CLKIT_ROOT, else where the grader was built) and makes the scratch directory; returns 0 or 2. */

@@ -46,38 +46,40 @@ static const struct grade_case transpose_shapes[] = {
 
 static const int tiles[] = {8, 16, 32, 0};
 
-/* Points per test, quoted by HANDOUT.md: build, exact cases, real cases, memory safety, host program.
-   The build is a gate worth no points, so that an empty kernel that compiles scores 0. */
+/* Points per test, quoted by HANDOUT.md, the same on every device, with every flag and install. The build is a
+   gate worth no points, so that an empty kernel that compiles scores 0; speed is reported, never scored, because
+   no threshold means the same on every device: the technique test, counted by the reference judge, carries those
+   points. */
 static const struct grade_lab_spec lab_table[] = {
     {"lab1", "vector add", "vadd.cl", "vadd", &grade_family_vadd, vadd_shapes, COUNT(vadd_shapes), NULL, 0,
-     "100003", {0, 3, 2, 2, 3},
+     "100003", {.exact = 3, .real = 2, .memory = 2, .host = 3},
      {NULL, NULL, NULL, NULL, GRADE_SIZE_VECTOR, 256, 0, "HANDOUT.md#lab-1-vector-add-and-the-twelve-host-steps"},
      {TECHNIQUE_NONE, {.dims = {0}}}},
     {"lab2", "grid-stride add", "vadd_stride.cl", "vadd_stride", &grade_family_vadd, stride_shapes,
-     COUNT(stride_shapes), NULL, 0, "1000003", {0, 4, 2, 2, 2},
+     COUNT(stride_shapes), NULL, 0, "1000003", {.exact = 4, .real = 2, .memory = 2, .host = 2, .technique = 2},
      {NULL, NULL, NULL, NULL, GRADE_SIZE_VECTOR, 256, 1024, "HANDOUT.md#lab-2-grid-stride-loops"},
-     {TECHNIQUE_NONE, {.dims = {0}}}},
+     {TECHNIQUE_ONE_STORE, {.dims = {4096}, .local = {64}, .groups = 4}}},
     {"lab3", "naive dot product", "dot.cl", "dot_naive", &grade_family_dot_partials, stride_shapes,
-     COUNT(stride_shapes), NULL, 0, "100003", {0, 4, 2, 2, 2},
+     COUNT(stride_shapes), NULL, 0, "100003", {.exact = 4, .real = 2, .memory = 2, .host = 2},
      {NULL, NULL, NULL, NULL, GRADE_SIZE_VECTOR, 256, 1024, "HANDOUT.md#lab-3-a-naive-dot-product"},
      {TECHNIQUE_NONE, {.dims = {0}}}},
     {"lab4", "local-memory reduction", "reduce.cl", "dot_local", &grade_family_dot_groups, dot_local_shapes,
-     COUNT(dot_local_shapes), NULL, 1, "1000003", {0, 4, 2, 2, 2},
+     COUNT(dot_local_shapes), NULL, 1, "1000003", {.exact = 4, .real = 2, .memory = 2, .host = 2, .technique = 4},
      {"dot_naive.cl", "dot_naive", &grade_family_dot_partials, "naive dot", GRADE_SIZE_VECTOR, 256, 1024,
       "HANDOUT.md#lab-4-local-memory-and-a-tree-reduction"},
      {TECHNIQUE_GROUP_PARTIALS, {.dims = {4096}, .local = {64}, .groups = 16}}},
     {"lab5", "naive matmul", "matmul.cl", "matmul_naive", &grade_family_matmul, matmul_shapes,
-     COUNT(matmul_shapes), NULL, 0, "129x65x33", {0, 4, 2, 2, 2},
+     COUNT(matmul_shapes), NULL, 0, "129x65x33", {.exact = 4, .real = 2, .memory = 2, .host = 2, .technique = 4},
      {"matmul_naive.cl", "matmul_swapped", &grade_family_matmul_swapped, "the swapped mapping", GRADE_SIZE_MATMUL,
       16, 0, "HANDOUT.md#lab-5-naive-matrix-multiply-and-coalescing"},
      {TECHNIQUE_COALESCING, {.dims = {64, 64, 16}, .local = {16}}}},
     {"lab6", "tiled matmul", "matmul_tiled.cl", "matmul_tiled", &grade_family_matmul, matmul_shapes,
-     COUNT(matmul_shapes), tiles, 0, "129x65x33", {0, 4, 2, 2, 2},
+     COUNT(matmul_shapes), tiles, 0, "129x65x33", {.exact = 4, .real = 2, .memory = 2, .host = 2, .technique = 4},
      {"matmul_naive.cl", "matmul_naive", &grade_family_matmul, "naive matmul", GRADE_SIZE_MATMUL, 16, 0,
       "HANDOUT.md#lab-6-tiled-matrix-multiply"},
-     {TECHNIQUE_TILE_REUSE, {.dims = {64, 64, 64}, .local = {16}, .tile = 16}}},
+     {TECHNIQUE_TILE_REUSE, {.dims = {32, 32, 32}, .local = {16}, .tile = 16}}},
     {"lab7", "transpose", "transpose.cl", "transpose", &grade_family_transpose, transpose_shapes,
-     COUNT(transpose_shapes), tiles, 0, "517x259", {0, 4, 2, 2, 2},
+     COUNT(transpose_shapes), tiles, 0, "517x259", {.exact = 4, .real = 2, .memory = 2, .host = 2, .technique = 4},
      {"transpose_naive.cl", "transpose_naive", &grade_family_transpose, "naive transpose", GRADE_SIZE_TRANSPOSE,
       16, 0, "HANDOUT.md#lab-7-transpose-through-a-padded-tile"},
      {TECHNIQUE_LOCAL_STAGING, {.dims = {64, 48}, .local = {16}, .tile = 16}}},
@@ -183,6 +185,40 @@ void grade_perf_case(const struct grade_lab_spec *lab, const struct profile *pro
     }
     if (lab->tiles)
         c->tile = profile->tile;
+}
+
+const char *grade_test_name(const struct grade_lab_spec *lab, enum grade_test_kind kind)
+{
+    static const char *const names[GRADE_TEST_KINDS] = {
+        [GRADE_TEST_BUILD] = "build",          [GRADE_TEST_EXACT] = "exact cases",
+        [GRADE_TEST_REAL] = "real cases",      [GRADE_TEST_MEMORY] = "memory safety",
+        [GRADE_TEST_TECHNIQUE] = "technique",  [GRADE_TEST_HOST] = "host program",
+    };
+    if (kind == GRADE_TEST_SPEED)
+        return lab->perf.baseline_file ? "speed" : "bandwidth";
+    if (kind == GRADE_TEST_TECHNIQUE && lab->technique.kind == TECHNIQUE_NONE)
+        return NULL;
+    return kind >= 0 && kind < GRADE_TEST_KINDS ? names[kind] : NULL;
+}
+
+double grade_test_points(const struct grade_lab_spec *lab, enum grade_test_kind kind)
+{
+    const struct grade_points *p = &lab->points;
+    const double points[GRADE_TEST_KINDS] = {
+        [GRADE_TEST_BUILD] = p->build, [GRADE_TEST_EXACT] = p->exact,         [GRADE_TEST_REAL] = p->real,
+        [GRADE_TEST_MEMORY] = p->memory, [GRADE_TEST_TECHNIQUE] = p->technique, [GRADE_TEST_HOST] = p->host,
+        [GRADE_TEST_SPEED] = 0.0,
+    };
+    return kind >= 0 && kind < GRADE_TEST_KINDS && grade_test_name(lab, kind) ? points[kind] : 0.0;
+}
+
+int grade_lab_has_test(const struct grade_lab_spec *lab, const char *name)
+{
+    for (int kind = 0; kind < GRADE_TEST_KINDS; kind++)
+        if (grade_test_name(lab, (enum grade_test_kind)kind) &&
+            strcmp(grade_test_name(lab, (enum grade_test_kind)kind), name) == 0)
+            return 1;
+    return 0;
 }
 
 int grade_lab_number(const struct grade_lab_spec *lab)

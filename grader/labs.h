@@ -76,8 +76,9 @@ enum grade_technique_kind {
     TECHNIQUE_NONE,
     TECHNIQUE_GROUP_PARTIALS, /* lab 4: local memory used, one global store per work-group */
     TECHNIQUE_TILE_REUSE,     /* lab 6: global loads per output element within about 2K/TILE */
-    TECHNIQUE_LOCAL_STAGING,  /* lab 7: every element passes through local memory */
-    TECHNIQUE_COALESCING      /* lab 5: few 128-byte segments per warp's access */
+    TECHNIQUE_LOCAL_STAGING,  /* lab 7: staged through local memory, coalesced writes, no bank conflicts */
+    TECHNIQUE_COALESCING,     /* lab 5: few 128-byte segments per warp's access */
+    TECHNIQUE_ONE_STORE       /* lab 2: one global store per element, whatever the grid */
 };
 
 struct grade_technique {
@@ -86,7 +87,19 @@ struct grade_technique {
 };
 
 struct grade_points {
-    double build, exact, real, memory, host;
+    double build, exact, real, memory, host, technique; /* technique: 0 when the lab has no technique test */
+};
+
+/* The tests every lab reports, in report order. */
+enum grade_test_kind {
+    GRADE_TEST_BUILD,
+    GRADE_TEST_EXACT,
+    GRADE_TEST_REAL,
+    GRADE_TEST_MEMORY,
+    GRADE_TEST_TECHNIQUE,
+    GRADE_TEST_HOST,
+    GRADE_TEST_SPEED,
+    GRADE_TEST_KINDS
 };
 
 struct grade_lab_spec {
@@ -121,6 +134,16 @@ int grade_launch_add_buffer(struct grade_launch *launch, const char *name, size_
 
 /* Fills c with lab's timing case at the sizes and TILE of profile (real data, no reference). */
 void grade_perf_case(const struct grade_lab_spec *lab, const struct profile *profile, struct grade_case *c);
+
+/* Returns the name of lab's test of that kind ("speed" or "bandwidth" for GRADE_TEST_SPEED), or NULL when the lab
+   has no such test. */
+const char *grade_test_name(const struct grade_lab_spec *lab, enum grade_test_kind kind);
+
+/* Returns the points of lab's test of that kind: the same on every device, flag and install (speed: 0). */
+double grade_test_points(const struct grade_lab_spec *lab, enum grade_test_kind kind);
+
+/* Returns 1 when name is the name of one of lab's tests. */
+int grade_lab_has_test(const struct grade_lab_spec *lab, const char *name);
 
 /* Returns the lab's number, 1 to 7, from its name. */
 int grade_lab_number(const struct grade_lab_spec *lab);

@@ -41,11 +41,12 @@ static void print_test(const struct report_style *style, const struct grade_test
     const char *reason = test->reason ? test->reason : "";
     const char *newline = strchr(reason, '\n');
     int first = newline ? (int)(newline - reason) : (int)strlen(reason);
-    const char *mark = test->passed ? "\u2713" : "\u2717";
-    fprintf(style->out, "  %s%s%s %-14s %5.1f/%-4g %.*s%s\n", paint(style, test->passed ? GREEN : RED), mark,
-            paint(style, RESET), test->name, test->score, test->max, first, reason,
-            test->informational ? " (informational: no points on this device)" : "");
-    if (newline && (!test->passed || style->verbose))
+    /* A test worth no points anywhere informs; it never shows as a failure. */
+    const char *mark = test->informational ? "\u00b7" : test->passed ? "\u2713" : "\u2717";
+    const char *colour = test->informational ? DIM : test->passed ? GREEN : RED;
+    fprintf(style->out, "  %s%s%s %-14s %5.1f/%-4g %.*s%s\n", paint(style, colour), mark, paint(style, RESET),
+            test->name, test->score, test->max, first, reason, test->informational ? " (reported, not scored)" : "");
+    if (newline && ((!test->passed && !test->informational) || test->noted || style->verbose))
         print_details(style, newline + 1);
 }
 
@@ -82,8 +83,10 @@ void report_total(const struct report_style *style, const struct grade_lab_resul
         report_score(&results[l], &score, &max);
         total += score;
         total_max += max;
-        for (int t = 0; t < results[l].test_count; t++, tests++)
-            passed += results[l].tests[t].passed;
+        for (int t = 0; t < results[l].test_count; t++) {
+            tests += !results[l].tests[t].informational;
+            passed += results[l].tests[t].passed && !results[l].tests[t].informational;
+        }
     }
     fprintf(style->out, "%stotal: %.1f / %g points, %d of %d tests passed%s\n", paint(style, BOLD), total, total_max,
             passed, tests, paint(style, RESET));

@@ -11,7 +11,8 @@ struct grade_test {
     double score;
     double max;
     int passed;
-    int informational; /* reported, but its points do not count on this device */
+    int informational; /* reported, worth no points on any device */
+    int noted;         /* its details matter even when it passed (a suspect device) */
     char *reason;      /* first line: why, in one line; further lines: details */
     char metrics[320]; /* a performance test's figures, "key=value;...", for --bench */
 };

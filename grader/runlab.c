@@ -5,11 +5,13 @@
 #include "rules.h"
 #include "runperf.h"
 #include "safetext.h"
+#include "sanitize.h"
 #include "scratch.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -17,26 +19,9 @@
 #define DETAIL_SIZE 8192
 #define OUTPUT_KEPT (64u << 10)
 #define GUARD_NAN 0x7fa00000u
-
-const char *const runlab_test_names[] = {"build", "exact cases", "real cases", "memory safety"};
-
-/* One test's tally over the cases, with the details of the first failures. */
-struct tally {
-    int cases, failed;
-    int unearned; /* passed, but earns nothing because the values are wrong */
-    char details[DETAIL_SIZE];
-};
-
-/* Where a runner that died or stalled was: the test and the case. */
-struct stop {
-    const char *test;
-    char at[64];
-};
-
-const char *runlab_perf_name(const struct grade_lab_spec *lab)
-{
-    return lab->perf.baseline_file ? "speed" : "bandwidth";
-}
+#define CASE_BASE_S 4.0
+/* The reference judge's budget over its cases, in simulated work-item steps (see simulated_cost): about 3 s. */
+#define REFERENCE_WORK 60000.0
 
 /* Copies the lab folder into the lab's run folder (a fresh copy each run) and checks the kernel's source rules. */
 static int stage(struct lab_run *r, char *why, size_t size)
@@ -163,68 +148,6 @@ void runlab_close(struct lab_run *r, struct sandbox_outcome *outcome)
     r->refusal = r->setup = NULL;
 }
 
-/* Adds a failed case to a tally: the first in full, with its replay command, the next two in a line. */
-static void tally_failure(struct tally *t, const struct lab_run *r, size_t index, const char *description,
-                          const char *why)
-{
-    char head[256];
-    int verbose = r->g->cli->verbose;
-    t->failed++;
-    if (t->failed > 3 && !verbose)
-        return;
-    snprintf(head, sizeof head, "\ncase %zu (%s): ", index, description);
-    if (t->failed == 1 || verbose) {
-        char replay[PATH_MAX + 256];
-        result_append(t->details, sizeof t->details, "%s%s", head, why);
-        snprintf(replay, sizeof replay, "\n  replay: %s --case %zu --seed %llu", r->g->replay, index,
-                 (unsigned long long)r->seed);
-        result_append(t->details, sizeof t->details, "%s%s", replay, "");
-    } else {
-        const char *newline = strchr(why, '\n');
-        char first_line[256];
-        snprintf(first_line, sizeof first_line, "%.*s", newline ? (int)(newline - why) : (int)strlen(why), why);
-        result_append(t->details, sizeof t->details, "%s%s", head, first_line);
-    }
-}
-
-static void tally_pass(struct tally *t, const struct lab_run *r, size_t index, const char *description)
-{
-    char line[256];
-    if (!r->g->cli->verbose)
-        return;
-    snprintf(line, sizeof line, "\ncase %zu (%s): ok", index, description);
-    result_append(t->details, sizeof t->details, "%s%s", line, "");
-}
-
-/* Adds a tally as a test; ok and failed are formats taking the case counts. */
-static void report_tally(struct grade_lab_result *result, const char *name, double points, const struct tally *t,
-                         const char *ok, const char *failed)
-{
-    size_t size = DETAIL_SIZE + 256;
-    char *reason = malloc(size);
-    int used;
-    if (!reason)
-        return;
-    if (t->cases == 0) {
-        result_add(result, name, 0.0, 0.0, 1, "not run: --case selects a case of another test");
-        free(reason);
-        return;
-    }
-    if (t->failed == 0 && t->unearned)
-        used = snprintf(reason, size, "no write outside the buffers, but %d of %d cases compute wrong values, "
-                        "and memory safety counts only where the values are right", t->unearned, t->cases);
-    else if (t->failed == 0)
-        used = snprintf(reason, size, ok, t->cases);
-    else
-        used = snprintf(reason, size, failed, t->failed, t->cases);
-    if (used > 0 && (size_t)used < size)
-        snprintf(reason + used, size - (size_t)used, "%s%s", t->details,
-                 t->failed > 3 && !strstr(t->details, "-v lists") ? "\n(and more: -v lists every case)" : "");
-    result_add(result, name, points * (t->cases - t->failed - t->unearned) / t->cases, points,
-               t->failed == 0 && t->unearned == 0, reason);
-    free(reason);
-}
-
 /* A guard pattern drawn afresh for each run: a quiet NaN a kernel cannot predict. */
 static void draw_guards(uint32_t *bits)
 {
@@ -261,6 +184,39 @@ static int unpack_case(struct lab_run *r, const struct wire_message *m, const st
     return 0;
 }
 
+static double round_up(size_t value, size_t step)
+{
+    return step ? (double)((value + step - 1) / step * step) : (double)value;
+}
+
+/* What a case costs a simulator, in work-item steps: the padded grid, times the length of each work-item's loop
+   over K or over its share of n, in steps of 8 (about 60 us each under Oclgrind on the 2-core machine). */
+static double simulated_cost(const struct grade_case *c)
+{
+    size_t step = c->tile ? (size_t)c->tile : c->local[0];
+    double items, loop;
+    if (c->dims[1] == 0) {
+        items = c->groups ? (double)(c->groups * c->local[0]) : round_up(c->dims[0], c->local[0]);
+        loop = (double)c->dims[0] / items;
+    } else {
+        items = round_up(c->dims[0], step) * round_up(c->dims[1], step);
+        loop = round_up(c->dims[2], step);
+    }
+    return items * (1.0 + loop / 8.0);
+}
+
+/* A case's time limit: a base that covers a first build for a new work-group size, and time that grows with the
+   work; a simulated work-item costs far more. A hang costs little, since the reference judge names it. */
+static double case_limit(const struct lab_run *r, const struct grade_case *c)
+{
+    double limit;
+    if (r->mode == RUNLAB_REFERENCE)
+        limit = CASE_BASE_S - 1.0 + simulated_cost(c) * 250e-6;
+    else
+        limit = CASE_BASE_S + r->lab->family->work(c) * 4e-9;
+    return limit < r->g->cli->timeout_s ? limit : r->g->cli->timeout_s;
+}
+
 /* Runs case c in the runner and judges it; returns 0, -1 when the runner is gone, -2 when the judge is out of
    memory. */
 static int judge_case(struct lab_run *r, const struct grade_case *c, uint64_t seed, struct case_verdict *verdict)
@@ -276,7 +232,7 @@ static int judge_case(struct lab_run *r, const struct grade_case *c, uint64_t se
     int rc = 0;
     memset(&launch, 0, sizeof launch);
     memset(verdict, 0, sizeof *verdict);
-    judged.no_reference = r->mode != RUNLAB_GRADE; /* under Oclgrind only its findings count */
+    judged.no_reference = 0;
     if (r->lab->family->prepare(&judged, seed, &launch) != 0)
         return grade_launch_free(&launch), -2;
     for (int i = 0; r->mode == RUNLAB_GRADE && i < launch.buffer_count; i++) {
@@ -290,6 +246,7 @@ static int judge_case(struct lab_run *r, const struct grade_case *c, uint64_t se
         r->session.broken = 1;
         return grade_launch_free(&launch), -1;
     }
+    r->session.ask_limit_s = case_limit(r, c);
     if (session_ask(&r->session, WIRE_CASE, &request, sizeof request, WIRE_CASE_DONE,
                     sizeof(struct wire_case_done), &m) != 0 ||
         unpack_case(r, &m, &launch, request.guard, bytes, &raw, &status, &data) != 0) {
@@ -298,7 +255,7 @@ static int judge_case(struct lab_run *r, const struct grade_case *c, uint64_t se
     } else if (status != CL_SUCCESS) {
         verdict->memory_ok = 1;
         snprintf(verdict->values, sizeof verdict->values, "the launch failed with %s", clk_error_name(status));
-    } else if (r->mode == RUNLAB_GRADE && harness_judge(r->lab->family, &launch, request.guard, request.guard_bits, &raw, verdict) != 0) {
+    } else if (harness_judge(r->lab->family, &launch, request.guard, request.guard_bits, &raw, verdict) != 0) {
         rc = -1;
     }
     session_unmap_buffers(data, bytes);
@@ -307,6 +264,7 @@ static int judge_case(struct lab_run *r, const struct grade_case *c, uint64_t se
     return rc;
 }
 
+
 /* Under a simulator only small exact cases run: a simulated work-item is thousands of times slower. */
 static int small_exact(const struct grade_case *c)
 {
@@ -314,14 +272,28 @@ static int small_exact(const struct grade_case *c)
     return c->data == GRADE_EXACT && c->dims[0] * d1 <= 5000 && c->dims[0] * d1 * d2 <= 200000;
 }
 
-static size_t cases_of(const struct lab_run *r, struct grade_case *cases)
+static int same_shape(const struct grade_case *a, const struct grade_case *b)
 {
-    if (r->mode == RUNLAB_TECHNIQUE) {
-        cases[0] = r->lab->technique.shape;
-        cases[0].data = GRADE_EXACT;
-        return 1;
+    return a->data == b->data && !memcmp(a->dims, b->dims, sizeof a->dims);
+}
+
+/* Marks the reference judge's cases: each small exact shape under one of its tiles or work-group sizes in turn,
+   and under the largest, so that every variant appears, within a budget of simulated work (--sanitize: all). */
+static void select_reference(const struct lab_run *r, const struct case_log *log, int *selected)
+{
+    double spent = 0.0;
+    size_t shape = 0;
+    for (size_t first = 0, end; first < log->count; first = end, shape++) {
+        for (end = first + 1; end < log->count && same_shape(&log->cases[first], &log->cases[end]); end++)
+            ;
+        size_t variants = end - first;
+        for (size_t i = first; i < end; i++) {
+            double work = simulated_cost(&log->cases[i]);
+            int wanted = r->g->cli->sanitize || i - first == shape % variants || i == end - 1;
+            selected[i] = small_exact(&log->cases[i]) && wanted && (r->g->cli->sanitize || spent + work <= REFERENCE_WORK);
+            spent += selected[i] ? work : 0.0;
+        }
     }
-    return grade_expand_cases(r->lab, r->max_local, cases, MAX_CASES);
 }
 
 static void show_progress(const struct lab_run *r, size_t i, size_t count)
@@ -329,143 +301,143 @@ static void show_progress(const struct lab_run *r, size_t i, size_t count)
     if (!r->g->style.colour)
         return;
     if (i < count)
-        fprintf(r->g->style.out, "\r  \u2026 %s: case %zu of %zu\033[K", r->lab->name, i + 1, count);
+        fprintf(r->g->style.out, "\r  \u2026 %s%s: case %zu of %zu\033[K", r->lab->name,
+                r->mode == RUNLAB_REFERENCE ? " under Oclgrind" : "", i + 1, count);
     else
         fprintf(r->g->style.out, "\r\033[K");
     fflush(r->g->style.out);
 }
 
-/* Judges one case into its value tally and the memory tally; returns 0, or -1 when the run must stop. */
-static int tally_case(struct lab_run *r, size_t index, const struct grade_case *c, struct tally *values,
-                      struct tally *memory)
-{
-    struct case_verdict verdict;
-    char description[128];
-    int rc = judge_case(r, c, r->seed + index, &verdict);
-    if (rc != 0 || r->mode != RUNLAB_GRADE)
-        return rc;
-    r->lab->family->describe(c, description, sizeof description);
-    values->cases++;
-    memory->cases++;
-    if (verdict.values_ok)
-        tally_pass(values, r, index, description);
-    else
-        tally_failure(values, r, index, description, verdict.values);
-    /* Memory safety earns points only where the kernel computes the right values: an empty kernel is safe but worthless. */
-    if (!verdict.memory_ok)
-        tally_failure(memory, r, index, description, verdict.memory);
-    else if (!verdict.values_ok)
-        memory->unearned++;
-    return 0;
-}
-
-/* Adds the tests a stopped runner never finished: the one it stopped in says how, the rest were not run. */
-static void report_stop(struct lab_run *r, const struct stop *stop, int first_test, struct grade_lab_result *result)
+/* Closes a runner that stopped in case index and says how in log. */
+static void record_stop(struct lab_run *r, size_t index, struct case_log *log)
 {
     struct sandbox_outcome outcome;
-    char how[256], reason[512];
-    const double points[] = {r->lab->points.build, r->lab->points.exact, r->lab->points.real, r->lab->points.memory};
+    double limit = r->session.ask_limit_s;
+    int late = r->session.late;
+    log->stopped_at = (long)index;
     runlab_close(r, &outcome);
-    sandbox_describe(&outcome, r->g->cli->timeout_s, how, sizeof how);
+    if (late)
+        snprintf(log->how, sizeof log->how, "did not finish within %.0f s (an endless loop, or a barrier that not "
+                 "every work-item reaches?)", limit);
+    else
+        sandbox_describe(&outcome, r->g->cli->timeout_s, log->how, sizeof log->how);
     sandbox_outcome_free(&outcome);
-    for (int t = first_test; t < RUNLAB_TEST_COUNT; t++) {
-        if (t == first_test)
-            snprintf(reason, sizeof reason, "the kernel %s during this test, at %s", how, stop->at);
-        else
-            snprintf(reason, sizeof reason, "not run: the kernel %s in an earlier test", how);
-        result_add(result, runlab_test_names[t], 0, points[t], 0, reason);
-    }
-    if (!r->g->cli->quick && r->g->cli->only_case < 0) {
-        snprintf(reason, sizeof reason, "not run: the kernel %s in an earlier test", how);
-        result_add(result, runlab_perf_name(r->lab), 0, runperf_points(r), 0, reason);
-    }
 }
 
-void runlab_cases(struct lab_run *r, long only_case, struct grade_lab_result *result)
+/* The reference judge's last run: the lab's technique case, whose counts the plugin writes. */
+static void run_technique_case(struct lab_run *r, struct case_log *log)
 {
-    static struct grade_case cases[MAX_CASES];
-    static struct tally exact, real, memory;
-    size_t count = cases_of(r, cases);
-    struct stop stop = {NULL, ""};
-    memset(&exact, 0, sizeof exact), memset(&real, 0, sizeof real), memset(&memory, 0, sizeof memory);
-    for (size_t i = 0; i < count && !stop.test; i++) {
-        struct tally *values = cases[i].data == GRADE_EXACT ? &exact : &real;
-        if ((only_case >= 0 && (size_t)only_case != i) ||
-            (r->mode == RUNLAB_SANITIZER && only_case < 0 && !small_exact(&cases[i])))
+    struct grade_case c = r->lab->technique.shape;
+    struct case_verdict verdict;
+    c.data = GRADE_EXACT;
+    if (r->lab->technique.kind == TECHNIQUE_NONE || log->stopped_at >= 0)
+        return;
+    if (judge_case(r, &c, r->seed, &verdict) == 0)
+        log->technique_ran = 1;
+    else
+        record_stop(r, RUNLAB_MAX_CASES, log);
+}
+
+void runlab_run_cases(struct lab_run *r, size_t max_local, long only_case, struct case_log *log)
+{
+    static int selected[RUNLAB_MAX_CASES];
+    log->count = grade_expand_cases(r->lab, max_local, log->cases, RUNLAB_MAX_CASES);
+    log->stopped_at = -1;
+    log->how[0] = '\0';
+    log->out_of_memory = log->technique_ran = 0;
+    memset(log->ran, 0, sizeof log->ran);
+    for (size_t i = 0; i < log->count; i++)
+        selected[i] = only_case < 0 || (size_t)only_case == i;
+    if (r->mode == RUNLAB_REFERENCE && only_case < 0)
+        select_reference(r, log, selected);
+    for (size_t i = 0; i < log->count && log->stopped_at < 0; i++) {
+        if (!selected[i] || (r->mode == RUNLAB_REFERENCE && !small_exact(&log->cases[i])))
             continue;
-        show_progress(r, i, count);
-        int rc = tally_case(r, i, &cases[i], values, &memory);
-        if (rc == -2 && r->mode == RUNLAB_GRADE)
-            result->setup_error = strdup("the grader ran out of host memory");
-        if (rc != 0) {
-            stop.test = runlab_test_names[values == &exact ? 1 : 2];
-            snprintf(stop.at, sizeof stop.at, "case %zu of %zu", i + 1, count);
-        }
+        show_progress(r, i, log->count);
+        int rc = judge_case(r, &log->cases[i], r->seed + i, &log->verdicts[i]);
+        log->ran[i] = rc == 0;
+        if (rc == -2)
+            log->out_of_memory = 1;
+        if (rc != 0)
+            record_stop(r, i, log);
     }
-    show_progress(r, count, count);
-    if (r->mode != RUNLAB_GRADE || result->setup_error)
-        return;
-    if (stop.test && stop.test == runlab_test_names[1]) {
-        report_stop(r, &stop, 1, result);
-        return;
-    }
-    report_tally(result, runlab_test_names[1], r->lab->points.exact, &exact, "all %d exact cases right",
-                 "%d of %d exact cases wrong");
-    if (stop.test) {
-        report_stop(r, &stop, 2, result);
-        return;
-    }
-    report_tally(result, runlab_test_names[2], r->lab->points.real, &real, "all %d real cases within tolerance",
-                 "%d of %d real cases wrong");
-    report_tally(result, runlab_test_names[3], r->lab->points.memory, &memory,
-                 "no write outside the buffers and no input changed in %d cases",
-                 "%d of %d cases wrote outside a buffer or changed an input");
-    if (!r->g->cli->quick && only_case < 0)
-        runperf_test(r, exact.failed == 0 && real.failed == 0 && memory.failed == 0 && exact.cases > 0, result);
+    show_progress(r, log->count, log->count);
+    if (r->mode == RUNLAB_REFERENCE && only_case < 0)
+        run_technique_case(r, log);
+    r->session.ask_limit_s = 0;
 }
 
-/* A kernel that was refused or did not build: the build test says why, and nothing else is run or blamed. */
-static void report_refusal(struct lab_run *r, struct grade_lab_result *result)
+/* A kernel that was refused or did not build: the build test says why; the other tests are completed later. */
+static int report_build(struct lab_run *r, struct grade_lab_result *result)
 {
-    const double points[] = {r->lab->points.build, r->lab->points.exact, r->lab->points.real, r->lab->points.memory};
-    result_add(result, runlab_test_names[0], 0, points[0], 0, r->refusal);
-    for (int t = 1; t < RUNLAB_TEST_COUNT; t++)
-        result_add(result, runlab_test_names[t], 0, points[t], 0, "not run: the kernel does not build");
-    if (!r->g->cli->quick && r->g->cli->only_case < 0)
-        result_add(result, runlab_perf_name(r->lab), 0, runperf_points(r), 0, "not run: the kernel does not build");
+    char reason[PATH_MAX + 128];
+    if (r->refusal) {
+        result_add(result, "build", 0, r->lab->points.build, 0, r->refusal);
+        return 0;
+    }
+    snprintf(reason, sizeof reason, "%s builds and defines %s", r->kernel_shown, r->lab->kernel_name);
+    result_add(result, "build", r->lab->points.build, r->lab->points.build, 1, reason);
+    return 1;
 }
 
-void runlab_kernel_tests(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed,
-                         struct grade_lab_result *result)
+/* A runner that could not start: what it printed (the device's own message) comes first. */
+static void report_setup(struct lab_run *r, struct grade_lab_result *result)
+{
+    struct sandbox_outcome outcome;
+    char *why = strdup(r->setup), *said;
+    runlab_close(r, &outcome);
+    said = safetext_clean(outcome.output ? outcome.output : "", 4096);
+    result->setup_error = malloc(strlen(why ? why : "") + strlen(said ? said : "") + 8);
+    if (result->setup_error)
+        sprintf(result->setup_error, "%s%s%s", said ? said : "", said && said[0] ? "\n" : "", why ? why : "");
+    free(said);
+    free(why);
+    sandbox_outcome_free(&outcome);
+}
+
+static int all_cases_right(const struct case_log *log)
+{
+    size_t ran = 0;
+    for (size_t i = 0; i < log->count; i++) {
+        if (log->ran[i] && (!log->verdicts[i].values_ok || !log->verdicts[i].memory_ok))
+            return 0;
+        ran += (size_t)log->ran[i];
+    }
+    return ran > 0 && log->stopped_at < 0;
+}
+
+int runlab_device(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, struct case_log *log,
+                  struct grade_lab_result *result)
 {
     struct lab_run r = {.g = g, .lab = lab, .seed = seed, .mode = RUNLAB_GRADE};
-    char reason[PATH_MAX + 128];
-    runlab_open(&r, NULL, g->cli->timeout_s);
+    static char program[PATH_MAX], log_path[PATH_MAX + 64], plugin[PATH_MAX + 64];
+    char *wrapper[12];
+    int built = 0, simulated = g->cli->device && strcasecmp(g->cli->device, "oclgrind") == 0;
+    /* --device oclgrind: every case on the reference judge, to tell a device's miscompilation from a bug. */
+    if (simulated && sanitize_wrapper(g, lab, wrapper, program, log_path, plugin) != 0) {
+        result->setup_error = strdup("--device oclgrind: Oclgrind is not installed (sudo apt-get install oclgrind)");
+        return 2;
+    }
+    runlab_open(&r, simulated ? wrapper : NULL, simulated ? 10 * g->cli->timeout_s : g->cli->timeout_s);
     char *device = safetext_clean(r.hello.device_name, sizeof result->device);
     if (r.hello.ok) {
         snprintf(g->device_name, sizeof g->device_name, "%s", r.hello.device_name);
         g->device_is_gpu = r.hello.is_gpu;
+        g->max_local = r.max_local;
     }
     snprintf(result->device, sizeof result->device, "%s", device ? device : "");
     free(device);
-    if (r.setup) {
-        /* What the runner printed (the device's own message) comes first. */
-        struct sandbox_outcome outcome;
-        char *why = strdup(r.setup), *said;
-        runlab_close(&r, &outcome);
-        said = safetext_clean(outcome.output ? outcome.output : "", 4096);
-        result->setup_error = malloc(strlen(why ? why : "") + strlen(said ? said : "") + 8);
-        if (result->setup_error)
-            sprintf(result->setup_error, "%s%s%s", said ? said : "", said && said[0] ? "\n" : "", why ? why : "");
-        free(said);
-        free(why);
-        sandbox_outcome_free(&outcome);
-    } else if (r.refusal) {
-        report_refusal(&r, result);
-    } else {
-        snprintf(reason, sizeof reason, "%s builds and defines %s", r.kernel_shown, lab->kernel_name);
-        result_add(result, runlab_test_names[0], lab->points.build, lab->points.build, 1, reason);
-        runlab_cases(&r, g->cli->only_case, result);
+    log->count = 0;
+    log->stopped_at = -1;
+    if (r.setup)
+        report_setup(&r, result);
+    else if ((built = report_build(&r, result)) != 0) {
+        runlab_run_cases(&r, r.max_local, g->cli->only_case, log);
+        if (log->out_of_memory)
+            result->setup_error = strdup("the grader ran out of host memory");
+        else if (!g->cli->quick && g->cli->only_case < 0)
+            runperf_test(&r, all_cases_right(log), result);
     }
     runlab_close(&r, NULL);
+    return result->setup_error ? 2 : built;
 }

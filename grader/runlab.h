@@ -4,6 +4,7 @@
 #define CLKIT_GRADER_RUNLAB_H
 
 #include "grading.h"
+#include "harness.h"
 #include "labs.h"
 #include "profile.h"
 #include "session.h"
@@ -12,10 +13,12 @@
 #include <stdint.h>
 
 enum runlab_mode {
-    RUNLAB_GRADE,     /* every case in guard bands, then the performance test */
-    RUNLAB_SANITIZER, /* inside Oclgrind: small exact cases, no guard bands */
-    RUNLAB_TECHNIQUE  /* inside Oclgrind: only the lab's fixed technique case */
+    RUNLAB_GRADE,    /* every case in guard bands, then the performance test */
+    RUNLAB_REFERENCE /* inside Oclgrind, the reference judge: small exact cases in plain buffers, judged, then the
+                        lab's technique case */
 };
+
+#define RUNLAB_MAX_CASES 256
 
 /* One lab's runner and what it said before running anything. */
 struct lab_run {
@@ -34,12 +37,17 @@ struct lab_run {
     int profile_loaded;
 };
 
-/* The names of the correctness tests, in order. */
-extern const char *const runlab_test_names[];
-#define RUNLAB_TEST_COUNT 4
-
-/* The name of the lab's performance test: "speed" against a baseline, or "bandwidth". */
-const char *runlab_perf_name(const struct grade_lab_spec *lab);
+/* What one run made of each case of a lab, and where its runner stopped. */
+struct case_log {
+    struct grade_case cases[RUNLAB_MAX_CASES];
+    int ran[RUNLAB_MAX_CASES];                   /* the runner finished the case and the judge judged it */
+    struct case_verdict verdicts[RUNLAB_MAX_CASES];
+    size_t count;
+    long stopped_at;   /* the case the runner stopped in, -1 when it did not */
+    char how[256];     /* how it stopped: "did not finish within 3 s", "crashed with SIGSEGV" */
+    int out_of_memory; /* the judge ran out of host memory */
+    int technique_ran; /* RUNLAB_REFERENCE: the lab's technique case ran last */
+};
 
 /* Stages lab's folder, checks its source rules, starts the runner (inside wrapper, e.g. Oclgrind, when not NULL,
    for at most timeout_s) and has it build the kernel; returns 0 when the runner is up (see refusal and setup). */
@@ -48,12 +56,14 @@ int runlab_open(struct lab_run *r, char *const wrapper[], int timeout_s);
 /* Ends the runner and fills outcome (may be NULL) with how it ended. */
 void runlab_close(struct lab_run *r, struct sandbox_outcome *outcome);
 
-/* Runs every case of r's mode (only case only_case when >= 0); in RUNLAB_GRADE mode adds the correctness tests
-   and, unless quick, the performance test to result. */
-void runlab_cases(struct lab_run *r, long only_case, struct grade_lab_result *result);
+/* Fills log with the lab's cases (from a device allowing work-groups of max_local) and runs those of r's mode
+   (only case only_case when >= 0), each within a limit that grows with its size; a runner that stops is closed. */
+void runlab_run_cases(struct lab_run *r, size_t max_local, long only_case, struct case_log *log);
 
-/* Grades lab's kernel from g's source folder: build, exact and real cases, memory safety, speed. */
-void runlab_kernel_tests(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed,
-                         struct grade_lab_result *result);
+/* Grades lab's kernel on the device: adds the build test, fills log with every case it ran and, unless the
+   cases failed or --quick, adds the speed test. Returns 1 when the kernel built, 0 when not, 2 on a set-up
+   error (in result). */
+int runlab_device(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, struct case_log *log,
+                  struct grade_lab_result *result);
 
 #endif

@@ -37,12 +37,6 @@ static const struct perf_rule *rule_of(const struct lab_run *r)
     return &r->profile.labs[grade_lab_number(r->lab)];
 }
 
-double runperf_points(struct lab_run *r)
-{
-    char why[512];
-    return runperf_profile(r, why, sizeof why) == 0 ? rule_of(r)->points : 0.0;
-}
-
 /* Asks the runner to time the kernel on the profile's timing case; returns 0, or -1 when the runner is gone. */
 static int ask_timing(struct lab_run *r, int runs, struct grade_case *c, struct wire_perf_done *done)
 {
@@ -73,15 +67,12 @@ static void describe_speed(const struct lab_run *r, const struct wire_perf_done 
     const struct perf_rule *rule = rule_of(r);
     const char *baseline = r->lab->perf.baseline_name;
     int used;
-    if (rule->min_speedup > 0 && d->speedup < rule->min_speedup)
-        used = snprintf(text, size, "%.2fx faster than %s: %.0f%% short of the %.2fx this device needs (profile: %s)",
-                        d->speedup, baseline, 100.0 * (1.0 - d->speedup / rule->min_speedup), rule->min_speedup,
-                        r->profile.name);
-    else if (rule->min_speedup > 0)
-        used = snprintf(text, size, "%.2fx faster than %s (needs %.2fx, profile: %s)", d->speedup, baseline,
-                        rule->min_speedup, r->profile.name);
+    if (rule->min_speedup > 0)
+        used = snprintf(text, size, "%.2f\u00d7 the speed of %s; this device's profile (%s) expects %.2f\u00d7: %s",
+                        d->speedup, baseline, r->profile.name, rule->min_speedup,
+                        d->speedup >= rule->min_speedup ? "met" : "not met");
     else
-        used = snprintf(text, size, "%.2fx faster than %s (profile: %s)", d->speedup, baseline, r->profile.name);
+        used = snprintf(text, size, "%.2f\u00d7 the speed of %s (profile: %s)", d->speedup, baseline, r->profile.name);
     if (used < 0 || (size_t)used >= size)
         return;
     snprintf(text + used, size - (size_t)used,
@@ -122,15 +113,13 @@ static int judge_timing(const struct lab_run *r, const struct grade_case *c, con
     return passed;
 }
 
+/* Speed is reported, never scored: no threshold means the same on every device, and the score must. */
 static void add_perf(struct grade_lab_result *result, const struct lab_run *r, int passed, const char *text,
                      const char *metrics)
 {
-    const struct perf_rule *rule = rule_of(r);
-    struct grade_test *test = result_add(result, runlab_perf_name(r->lab),
-                                         passed && !rule->informational ? rule->points : 0.0, rule->points, passed,
-                                         text);
+    struct grade_test *test = result_add(result, grade_test_name(r->lab, GRADE_TEST_SPEED), 0, 0, passed, text);
     if (test) {
-        test->informational = rule->informational;
+        test->informational = 1;
         snprintf(test->metrics, sizeof test->metrics, "%s", metrics);
     }
 }
@@ -163,7 +152,7 @@ void runperf_test(struct lab_run *r, int correct, struct grade_lab_result *resul
         passed = judge_timing(r, &c, &done, text, metrics, sizeof metrics);
         if (rule_of(r)->informational && rule_of(r)->note[0])
             result_append(text, sizeof text, "\n%s%s", rule_of(r)->note, "");
-        else if (!passed)
+        if (!passed)
             result_append(text, sizeof text, "\nsee %s for the optimisation this test looks for%s",
                           r->lab->perf.handout, "");
     }

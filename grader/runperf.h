@@ -8,10 +8,8 @@
 /* Loads the profile of r's device once; returns 0, or -1 with why. */
 int runperf_profile(struct lab_run *r, char *why, size_t size);
 
-/* The points of r's performance test on this device (0 when its profile cannot be read). */
-double runperf_points(struct lab_run *r);
-
-/* Adds the speed or bandwidth test to result; a kernel that is not correct is not timed. */
+/* Adds the speed or bandwidth test to result, reported and worth no points on any device; a kernel that is not
+   correct is not timed. */
 void runperf_test(struct lab_run *r, int correct, struct grade_lab_result *result);
 
 /* Times r's kernel runs times for calibration: each run's speedup over the baseline, or its fraction of the

@@ -39,6 +39,8 @@ static const char *hint_for(const char *kind)
         return "two work-items write the same global element, or one reads what another writes";
     if (strstr(kind, "Invalid"))
         return "an index outside the buffer: check the bounds of every access";
+    if (strstr(kind, "divergence"))
+        return "a barrier inside a branch or loop that not every work-item of the group takes: move it out";
     if (strstr(kind, "Uninitialized"))
         return "a value that was never written is used: local memory not filled yet, or a missing barrier";
     return "see the Oclgrind documentation";
@@ -74,6 +76,10 @@ static void read_details(const char *block, struct problem *p)
         entity += strspn(entity, " ");
         snprintf(p->entity, sizeof p->entity, "%.*s", (int)strcspn(entity, "\n"), entity);
     }
+    const char *group = strstr(block, "\tWork-group: "), *only = strstr(block, "\tOnly ");
+    if (!entity && group)
+        snprintf(p->entity, sizeof p->entity, "work-group %.*s%s%.*s", (int)strcspn(group + 13, "\n"), group + 13,
+                 only ? ", where " : "", only ? (int)strcspn(only + 1, "\n") : 0, only ? only + 1 : "");
     if (line) {
         int number = 0;
         const char *of = strstr(line, " of ");
@@ -98,7 +104,7 @@ static int add_problem(struct problem *problems, int count, const struct problem
 /* Races and bad accesses first: an uninitialised value is often only their consequence. */
 static int importance(const struct problem *p)
 {
-    return strstr(p->kind, "race") ? 0 : strstr(p->kind, "Invalid") ? 1 : 2;
+    return strstr(p->kind, "divergence") ? 0 : strstr(p->kind, "race") ? 1 : strstr(p->kind, "Invalid") ? 2 : 3;
 }
 
 static int by_importance(const void *a, const void *b)
@@ -116,7 +122,7 @@ int sanitize_parse(const char *log, char *text, size_t size)
         const char *end = strstr(p, "\n\n");
         size_t length = end ? (size_t)(end - p) : strlen(p);
         if (*p != '\t' && *p != '\n' && (strstr(p, " race ") || !strncmp(p, "Invalid", 7) ||
-                                         !strncmp(p, "Uninitialized", 13))) {
+                                         !strncmp(p, "Uninitialized", 13) || !strncmp(p, "Work-group divergence", 21))) {
             struct problem problem = {.count = 1};
             char *block = strndup(p, length);
             kind_of(block, problem.kind, sizeof problem.kind);
@@ -136,77 +142,90 @@ int sanitize_parse(const char *log, char *text, size_t size)
     return count;
 }
 
-/* Oclgrind's command line around the runner: its checks, its log in the run folder, the kit's plugin. */
-static void oclgrind_argv(struct grading *g, const struct grade_lab_spec *lab, const char *flag, char **argv,
-                          char *program, char *log, char *plugin)
+/* Oclgrind's command line around the runner: its checks, its log in the run folder, the kit's counting plugin. */
+int sanitize_wrapper(struct grading *g, const struct grade_lab_spec *lab, char **argv, char *program, char *log,
+                     char *plugin)
 {
     int argc = 0;
+    if (sandbox_find_program("oclgrind", program, PATH_MAX) != 0)
+        return -1;
     argv[argc++] = program;
-    if (strcmp(flag, "--inst-counts") == 0) {
-        argv[argc++] = "--inst-counts";
-        /* The coalescing measure comes from the kit's own plugin, where it could be built. */
-        if (clk_file_exists(plugin))
-            argv[argc++] = "--plugins", argv[argc++] = plugin;
-    } else
-        argv[argc++] = "--data-races", argv[argc++] = "--uninitialized";
+    argv[argc++] = "--data-races", argv[argc++] = "--uninitialized";
+    snprintf(plugin, PATH_MAX + 64, "%s/kit/bin/libclkit-coalesce.so", g->scratch);
+    if (clk_file_exists(plugin))
+        argv[argc++] = "--plugins", argv[argc++] = plugin;
     snprintf(log, PATH_MAX + 64, "%s/run-%s/oclgrind.log", g->scratch, lab->name);
     argv[argc++] = "--log", argv[argc++] = log;
     argv[argc] = NULL;
+    return 0;
 }
 
-char *sanitize_exec(struct grading *g, const struct grade_lab_spec *lab, const char *oclgrind_flag,
-                    enum runlab_mode mode, long only_case, int limit, char *why, size_t size)
+int sanitize_parse_counts(const char *text, struct technique_counts *counts)
+{
+    const char *last = NULL;
+    for (const char *p = text; p && (p = strstr(p, "clkit-counts launch=")) != NULL; p++)
+        if (p == text || p[-1] == '\n')
+            last = p;
+    memset(counts, 0, sizeof *counts);
+    if (!last)
+        return -1;
+    return sscanf(last, "clkit-counts launch=%*u global_loads=%lf global_stores=%lf local_loads=%lf local_stores=%lf "
+                  "load_requests=%lf load_transactions=%lf store_requests=%lf store_transactions=%lf "
+                  "local_requests=%lf local_wavefronts=%lf",
+                  &counts->global_loads, &counts->global_stores, &counts->local_loads, &counts->local_stores,
+                  &counts->load_requests, &counts->load_transactions, &counts->store_requests,
+                  &counts->store_transactions, &counts->local_requests, &counts->local_wavefronts) == 10
+               ? 0
+               : -1;
+}
+
+/* Reads what Oclgrind left in the run folder: its diagnostics and the plugin's counts (neither holds the kernel's
+   printf, which goes to the output). */
+static void read_findings(struct grading *g, const struct grade_lab_spec *lab, const char *log_path,
+                          struct reference *ref)
+{
+    char counts_path[PATH_MAX + 96];
+    size_t length = 0;
+    char *log = scratch_read_untrusted(log_path, 4u << 20, &length), *counts;
+    ref->findings = sanitize_parse(log ? log : "", ref->findings_text, sizeof ref->findings_text);
+    free(log);
+    snprintf(counts_path, sizeof counts_path, "%s/run-%s/work/clkit-counts.txt", g->scratch, lab->name);
+    counts = scratch_read_untrusted(counts_path, 1u << 20, &length);
+    ref->counted = counts && ref->log->technique_ran &&
+                   sanitize_parse_counts(counts, &ref->counts) == 0;
+    free(counts);
+}
+
+void sanitize_run(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, size_t max_local,
+                  long only_case, struct reference *ref)
 {
     static char program[PATH_MAX], log_path[PATH_MAX + 64], plugin[PATH_MAX + 64];
-    struct lab_run r = {.g = g, .lab = lab, .seed = g->seed, .mode = mode};
-    struct grade_lab_result ignored;
-    struct sandbox_outcome outcome;
-    char *argv[12], *log, *both;
-    size_t length = 0;
-    memset(&ignored, 0, sizeof ignored);
-    snprintf(plugin, sizeof plugin, "%s/kit/bin/libclkit-coalesce.so", g->scratch);
-    if (sandbox_find_program("oclgrind", program, sizeof program) != 0) {
-        snprintf(why, size, "Oclgrind is not installed");
-        return NULL;
+    struct lab_run r = {.g = g, .lab = lab, .seed = seed, .mode = RUNLAB_REFERENCE};
+    char *argv[12];
+    memset(ref, 0, sizeof *ref);
+    if (!(ref->log = calloc(1, sizeof *ref->log))) {
+        snprintf(ref->why, sizeof ref->why, "the grader ran out of host memory");
+        return;
     }
-    oclgrind_argv(g, lab, oclgrind_flag, argv, program, log_path, plugin);
+    if (sanitize_wrapper(g, lab, argv, program, log_path, plugin) != 0) {
+        snprintf(ref->why, sizeof ref->why, "Oclgrind is not installed (sudo apt-get install oclgrind)");
+        return;
+    }
     scratch_remove(log_path); /* an earlier run's log (or whatever the lab's runner left there) is not this one */
-    runlab_open(&r, argv, limit);
-    if (!r.setup && !r.refusal)
-        runlab_cases(&r, only_case, &ignored);
-    if (r.setup || r.refusal)
-        snprintf(why, size, "%s", r.setup ? r.setup : r.refusal);
-    int failed = r.setup || r.refusal;
-    runlab_close(&r, &outcome);
-    result_free(&ignored);
-    if (failed || outcome.end != SANDBOX_EXITED) {
-        char how[256];
-        sandbox_describe(&outcome, limit, how, sizeof how);
-        if (!failed)
-            snprintf(why, size, "Oclgrind %s; its output ends with:\n%s", how,
-                     outcome.output && outcome.output_length > 2000 ? outcome.output + outcome.output_length - 2000
-                                                                    : (outcome.output ? outcome.output : ""));
-        sandbox_outcome_free(&outcome);
-        return NULL;
+    runlab_open(&r, argv, 2 * g->cli->timeout_s + 30);
+    if (r.setup || r.refusal) {
+        snprintf(ref->why, sizeof ref->why, "Oclgrind could not run the kernel: %s", r.setup ? r.setup : r.refusal);
+        runlab_close(&r, NULL);
+        return;
     }
-    log = scratch_read_untrusted(log_path, 4u << 20, &length);
-    /* Diagnostics go to the log; the instruction counts to Oclgrind's own output: keep both. */
-    both = malloc(length + outcome.output_length + 2);
-    if (both)
-        sprintf(both, "%s\n%s", log ? log : "", outcome.output ? outcome.output : "");
-    free(log);
-    sandbox_outcome_free(&outcome);
-    return both;
+    runlab_run_cases(&r, max_local, only_case, ref->log);
+    runlab_close(&r, NULL);
+    ref->ran = 1;
+    read_findings(g, lab, log_path, ref);
 }
 
-int sanitize_lab(struct grading *g, const struct grade_lab_spec *lab, long only_case, int limit, char *text,
-                 size_t size)
+void sanitize_free(struct reference *ref)
 {
-    char *log = sanitize_exec(g, lab, "--data-races", RUNLAB_SANITIZER, only_case, limit, text, size);
-    int found;
-    if (!log)
-        return -1;
-    found = sanitize_parse(log, text, size);
-    free(log);
-    return found;
+    free(ref->log);
+    ref->log = NULL;
 }

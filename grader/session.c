@@ -13,7 +13,8 @@ int session_start(struct session *s, char *const argv[], const struct sandbox_po
 {
     memset(&s->reader, 0, sizeof s->reader);
     struct sandbox_policy with_buffers = *policy;
-    s->broken = 0;
+    s->broken = s->late = 0;
+    s->ask_limit_s = 0;
     s->buffers_fd = memfd_create("clkit-buffers", MFD_CLOEXEC | MFD_ALLOW_SEALING);
     s->buffers_size = 0;
     /* It only ever grows: a runner cannot shrink it under the judge's mapping. */
@@ -34,12 +35,15 @@ int session_start(struct session *s, char *const argv[], const struct sandbox_po
 /* Waits for one whole message, reading the runner's output meanwhile so that it never blocks on a full pipe. */
 static int receive(struct session *s, size_t max_length, struct wire_message *message)
 {
+    double limit = s->ask_limit_s > 0 ? sandbox_now() + s->ask_limit_s : s->child.deadline;
     for (;;) {
         struct pollfd fds[2] = {{s->child.reply_fd, POLLIN, 0}, {s->child.output_fd, POLLIN, 0}};
-        double left = s->child.deadline - sandbox_now();
+        double end = limit < s->child.deadline ? limit : s->child.deadline, left = end - sandbox_now();
         int rc;
-        if (left <= 0)
+        if (left <= 0) {
+            s->late = end < s->child.deadline;
             return -1;
+        }
         if (poll(fds, 2, (int)(left * 1000) + 1) <= 0)
             continue;
         if (fds[1].revents)

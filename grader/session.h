@@ -11,6 +11,8 @@ struct session {
     size_t buffers_size;
     struct wire_reader reader;
     int broken; /* the runner died, stalled past the deadline or broke the protocol */
+    double ask_limit_s; /* > 0: the next replies must each come within this many seconds */
+    int late;           /* a reply did not come within ask_limit_s (the runner is then broken) */
 };
 
 /* Starts argv (the runner, perhaps inside Oclgrind) under policy and sends it job; returns 0, or -1. */
@@ -18,7 +20,8 @@ int session_start(struct session *s, char *const argv[], const struct sandbox_po
                   const struct wire_job *job);
 
 /* Sends a request (type 0: none) and waits for a reply of type want of at most max_length bytes; returns 0 with
-   reply filled, or -1 when the runner is gone, out of time, or answered something else. */
+   reply filled, or -1 when the runner is gone, out of time (its deadline, or ask_limit_s: then late is set), or
+   answered something else. */
 int session_ask(struct session *s, uint32_t type, const void *request, size_t length, uint32_t want,
                 size_t max_length, struct wire_message *reply);
 

@@ -1,6 +1,5 @@
 #include "technique.h"
 
-#include "runlab.h"
 #include "sanitize.h"
 
 #include <stdio.h>
@@ -12,36 +11,25 @@
 /* With 16-wide work-groups a warp spans two rows: 2 transactions per request is the best a coalesced kernel
    does; the bad mapping costs about 16. */
 #define COALESCED_BUDGET 4.0
+/* With 16-wide work-groups a warp spans two tile rows: a padded tile costs 2 bank passes per access on average,
+   an unpadded one 4.5 (a column read costs 8). */
+#define BANK_BUDGET 3.0
 
-int technique_parse(const char *log, const char *kernel, struct technique_counts *counts)
+/* Lab 7: every element through local memory (by work-items or async_work_group_copy), the writes coalesced, and
+   the tile read without bank conflicts (the padding). */
+static int judge_staging(const struct grade_case *s, const struct technique_counts *c, char *text, size_t size)
 {
-    char header[160];
-    const char *p;
-    memset(counts, 0, sizeof *counts);
-    if ((p = strstr(log, "clkit-coalescing ")) != NULL)
-        sscanf(p, "clkit-coalescing load_requests=%lf load_transactions=%lf store_requests=%lf store_transactions=%lf",
-               &counts->load_requests, &counts->load_transactions, &counts->store_requests,
-               &counts->store_transactions);
-    snprintf(header, sizeof header, "Instructions executed for kernel '%s':", kernel);
-    if (!(p = strstr(log, header)))
+    double elements = (double)s->dims[0] * s->dims[1];
+    double writes = c->store_requests > 0 ? c->store_transactions / c->store_requests : 1.0;
+    double banks = c->local_requests > 0 ? c->local_wavefronts / c->local_requests : 0.0;
+    int staged = c->local_stores >= elements && c->local_loads >= elements;
+    if (c->global_loads == 0 && c->global_stores == 0)
         return -1;
-    for (p = strchr(p, '\n'); p && p[1] == ' ';) {
-        double count = 0;
-        char what[64] = "";
-        const char *line = p + 1;
-        if (sscanf(line, " %lf - %63[^(\n]", &count, what) == 2) {
-            if (!strncmp(what, "load global", 11))
-                counts->global_loads += count;
-            else if (!strncmp(what, "store global", 12))
-                counts->global_stores += count;
-            else if (!strncmp(what, "load local", 10))
-                counts->local_loads += count;
-            else if (!strncmp(what, "store local", 11))
-                counts->local_stores += count;
-        }
-        p = strchr(line, '\n');
-    }
-    return 0;
+    snprintf(text, size, "local memory: %.0f stores and %.0f loads for %.0f elements (naive: 0; staged: at least "
+             "one of each per element)\nwrites: %.1f 128-byte transactions per warp request (naive: 16; budget: "
+             "<= %.0f)\nlocal memory: %.1f bank passes per warp access (padded 16-wide tile: 2, unpadded: 4.5; budget: <= %.0f)",
+             c->local_stores, c->local_loads, elements, writes, COALESCED_BUDGET, banks, BANK_BUDGET);
+    return staged && writes <= COALESCED_BUDGET && banks <= BANK_BUDGET;
 }
 
 int technique_judge(const struct grade_lab_spec *lab, const struct technique_counts *c, char *text, size_t size)
@@ -49,6 +37,8 @@ int technique_judge(const struct grade_lab_spec *lab, const struct technique_cou
     const struct grade_case *s = &lab->technique.shape;
     switch (lab->technique.kind) {
     case TECHNIQUE_GROUP_PARTIALS: {
+        if (c->global_loads == 0 && c->global_stores == 0)
+            return -1;
         double items = (double)s->groups * s->local[0];
         snprintf(text, size, "global stores: %.0f for %zu work-groups (naive dot: %.0f, one per work-item); "
                  "local memory: %.0f stores, %.0f loads",
@@ -58,26 +48,23 @@ int technique_judge(const struct grade_lab_spec *lab, const struct technique_cou
     case TECHNIQUE_TILE_REUSE: {
         double outputs = (double)s->dims[0] * s->dims[1], K = (double)s->dims[2];
         double per_output = c->global_loads / outputs, budget = TILE_MARGIN * 2.0 * K / s->tile;
+        if (c->global_loads == 0)
+            return -1;
         snprintf(text, size, "global loads: %.2f per output element (naive: %.0f, budget: <= %.1f for %zux%zux%zu "
                  "with TILE %d)",
                  per_output, 2.0 * K, budget, s->dims[0], s->dims[1], s->dims[2], s->tile);
         return per_output <= budget;
     }
-    case TECHNIQUE_LOCAL_STAGING: {
-        double elements = (double)s->dims[0] * s->dims[1];
-        int used = snprintf(text, size, "local memory: %.0f stores and %.0f loads for %.0f elements (naive: 0; "
-                            "staged: at least one of each per element)",
-                            c->local_stores, c->local_loads, elements);
-        if (c->load_requests > 0 && c->store_requests > 0 && used > 0 && (size_t)used < size)
-            snprintf(text + used, size - (size_t)used, "\ntransactions per request: reads %.1f, writes %.1f "
-                     "(naive transpose: 2 and 16)",
-                     c->load_transactions / c->load_requests, c->store_transactions / c->store_requests);
-        return c->local_stores >= elements && c->local_loads >= elements;
-    }
+    case TECHNIQUE_LOCAL_STAGING:
+        return judge_staging(s, c, text, size);
+    case TECHNIQUE_ONE_STORE:
+        snprintf(text, size, "global stores: %.0f for %zu elements (one per element; a loop that steps by the "
+                 "work-group size instead of the grid writes each element once per work-group)",
+                 c->global_stores, s->dims[0]);
+        return c->global_stores == 0 ? -1 : c->global_stores <= (double)s->dims[0];
     case TECHNIQUE_COALESCING: {
         double reads, writes;
         if (c->load_requests == 0 || c->store_requests == 0) {
-            snprintf(text, size, "not measured: the coalescing plugin is not built (install liboclgrind-dev, then make)");
             return -1;
         }
         reads = c->load_transactions / c->load_requests;
@@ -93,48 +80,29 @@ int technique_judge(const struct grade_lab_spec *lab, const struct technique_cou
     }
 }
 
-void technique_test(struct grading *g, const struct grade_lab_spec *lab, struct grade_lab_result *result)
+void technique_test(const struct grade_lab_spec *lab, const struct reference *ref, int correct,
+                    struct grade_lab_result *result)
 {
-    static char why[8192], text[1024];
-    struct technique_counts counts;
-    struct grade_test *test;
-    char *log;
-    int passed;
-    for (int t = 1; t < result->test_count && t < RUNLAB_TEST_COUNT; t++)
-        if (!result->tests[t].passed) {
-            result_add(result, "technique", 0, TECHNIQUE_POINTS, 0,
-                       "not measured: the kernel must pass every correctness case first");
-            return;
-        }
-    if (!sanitize_available()) {
-        test = result_add(result, "technique", 0, 0, 1, "not run: Oclgrind is not installed (sudo apt-get install "
-                                                        "oclgrind), and the counts come from it");
-        if (test)
-            test->informational = 1;
+    static char text[2048];
+    double points = grade_test_points(lab, GRADE_TEST_TECHNIQUE);
+    int passed = 0;
+    if (lab->technique.kind == TECHNIQUE_NONE)
         return;
-    }
-    if (!(log = sanitize_exec(g, lab, "--inst-counts", RUNLAB_TECHNIQUE, -1, 2 * g->cli->timeout_s + 30, why,
-                              sizeof why))) {
-        result_add(result, "technique", 0, TECHNIQUE_POINTS, 0, why);
-        return;
-    }
-    if (technique_parse(log, lab->kernel_name, &counts) != 0) {
-        result_add(result, "technique", 0, TECHNIQUE_POINTS, 0,
-                   "not measured: Oclgrind counted no instruction of the kernel (does it build and run?)");
-        free(log);
-        return;
-    }
-    passed = technique_judge(lab, &counts, text, sizeof text);
-    if (passed < 0) {
-        test = result_add(result, "technique", 0, 0, 1, text);
-        if (test)
-            test->informational = 1;
-        free(log);
-        return;
-    }
-    if (!passed)
-        snprintf(text + strlen(text), sizeof text - strlen(text), "\nsee %s for the technique this test counts",
-                 lab->perf.handout);
-    result_add(result, "technique", passed ? TECHNIQUE_POINTS : 0, TECHNIQUE_POINTS, passed, text);
-    free(log);
+    if (!correct)
+        snprintf(text, sizeof text, "not measured: the kernel must pass every correctness case first");
+    else if (!ref->ran)
+        snprintf(text, sizeof text, "not measured: %.2000s", ref->why);
+    else if (!ref->counted && ref->log->stopped_at >= 0)
+        snprintf(text, sizeof text, "not measured: the reference judge %s before it reached the technique case",
+                 ref->log->how);
+    else if (!ref->counted)
+        snprintf(text, sizeof text, "not measured: the reference judge counted nothing for the technique case "
+                 "(the kit's Oclgrind plugin is missing: sudo apt-get install liboclgrind-dev, then make)");
+    else if ((passed = technique_judge(lab, &ref->counts, text, sizeof text)) < 0) {
+        snprintf(text, sizeof text, "not measured: the reference judge counted no global access in the technique "
+                 "case (the kit's Oclgrind plugin is out of date: make)");
+        passed = 0;
+    } else if (!passed)
+        result_append(text, sizeof text, "\nsee %s for the technique this test counts%s", lab->perf.handout, "");
+    result_add(result, "technique", passed ? points : 0, points, passed, text);
 }

@@ -1,13 +1,18 @@
-// An Oclgrind plugin that measures coalescing: work-items are grouped into warps of 32 consecutive
-// local ids; for each global load or store instruction that a warp executes together, it counts the
-// distinct 128-byte segments touched. It prints, at the end of each kernel, the requests and the
-// transactions of the loads and of the stores: one transaction per request is perfectly coalesced.
+// An Oclgrind plugin that counts what the technique checks judge, for each kernel launch:
+// - global and local loads and stores (instructions of work-items; elements of async work-group copies);
+// - coalescing: work-items are grouped into warps of 32 consecutive local ids; for each global load or store
+//   instruction that a warp executes together, the distinct 128-byte segments touched (one per request is best);
+// - bank conflicts: for each local access a warp executes together, the most distinct 4-byte words that fall in
+//   one of 32 banks (1 per request is conflict-free; a 16-wide unpadded column read costs 8 or 16).
+// The runner launches nothing but the kernel being judged. It appends one line per launch to clkit-counts.txt in the working directory, never to the output, where the
+// kernel's own printf could imitate it.
 #include <oclgrind/Context.h>
 #include <oclgrind/KernelInvocation.h>
 #include <oclgrind/Memory.h>
 #include <oclgrind/Plugin.h>
 #include <oclgrind/WorkItem.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -16,17 +21,18 @@
 
 namespace
 {
-const size_t WARP = 32, SEGMENT = 128;
+const size_t WARP = 32, SEGMENT = 128, BANKS = 32, WORD = 4;
 
-class Coalescing : public oclgrind::Plugin
+class Counting : public oclgrind::Plugin
 {
 public:
-  explicit Coalescing(const oclgrind::Context* context) : Plugin(context) {}
+  explicit Counting(const oclgrind::Context* context) : Plugin(context) {}
 
   void kernelBegin(const oclgrind::KernelInvocation* invocation) override
   {
     local_ = invocation->getLocalSize();
-
+    launch_++;
+    std::fill(counts_, counts_ + 4, 0.0);
   }
 
   void memoryLoad(const oclgrind::Memory* memory, const oclgrind::WorkItem* item, size_t address,
@@ -41,22 +47,48 @@ public:
     record(memory, item, address, size, true);
   }
 
+  // async_work_group_copy: the work-group moves the elements; staging through it counts as staging.
+  void memoryLoad(const oclgrind::Memory* memory, const oclgrind::WorkGroup*, size_t, size_t size) override
+  {
+    count(memory, false, (size + WORD - 1) / WORD);
+  }
+
+  void memoryStore(const oclgrind::Memory* memory, const oclgrind::WorkGroup*, size_t, size_t size,
+                   const uint8_t*) override
+  {
+    count(memory, true, (size + WORD - 1) / WORD);
+  }
+
   // The maps are shared by every work-item: Oclgrind must call this plugin from one thread.
   bool isThreadSafe() const override { return false; }
 
   void kernelEnd(const oclgrind::KernelInvocation*) override
   {
-    size_t requests[2] = {0, 0}, transactions[2] = {0, 0};
+    size_t requests[2] = {0, 0}, transactions[2] = {0, 0}, local_requests = 0, wavefronts = 0;
     for (const auto& entry : segments_) {
       bool store = std::get<4>(entry.first);
       requests[store]++;
       transactions[store] += entry.second.size();
     }
-    std::printf("clkit-coalescing load_requests=%zu load_transactions=%zu store_requests=%zu "
-                "store_transactions=%zu\n",
-                requests[0], transactions[0], requests[1], transactions[1]);
-    std::fflush(stdout);
+    for (const auto& entry : words_) {
+      std::map<size_t, size_t> per_bank;
+      size_t worst = 0;
+      for (size_t word : entry.second)
+        worst = std::max(worst, ++per_bank[word % BANKS]);
+      local_requests++;
+      wavefronts += worst;
+    }
+    if (FILE* out = std::fopen("clkit-counts.txt", "a")) {
+      std::fprintf(out,
+                   "clkit-counts launch=%zu global_loads=%.0f global_stores=%.0f local_loads=%.0f local_stores=%.0f "
+                   "load_requests=%zu load_transactions=%zu store_requests=%zu store_transactions=%zu "
+                   "local_requests=%zu local_wavefronts=%zu\n",
+                   launch_, counts_[0], counts_[1], counts_[2], counts_[3], requests[0], transactions[0],
+                   requests[1], transactions[1], local_requests, wavefronts);
+      std::fclose(out);
+    }
     segments_.clear();
+    words_.clear();
     occurrences_.clear();
   }
 
@@ -64,11 +96,22 @@ private:
   // A request: one instruction, executed by one warp, for the n-th time by its work-items.
   using Request = std::tuple<const void*, size_t, size_t, size_t, bool>;
 
+  void count(const oclgrind::Memory* memory, bool store, double elements)
+  {
+    unsigned space = memory->getAddressSpace();
+    if (space == oclgrind::AddrSpaceGlobal)
+      counts_[store ? 1 : 0] += elements;
+    else if (space == oclgrind::AddrSpaceLocal)
+      counts_[store ? 3 : 2] += elements;
+  }
+
   void record(const oclgrind::Memory* memory, const oclgrind::WorkItem* item, size_t address, size_t size,
               bool store)
   {
-    if (memory->getAddressSpace() != oclgrind::AddrSpaceGlobal)
+    unsigned space = memory->getAddressSpace();
+    if (space != oclgrind::AddrSpaceGlobal && space != oclgrind::AddrSpaceLocal)
       return;
+    count(memory, store, 1);
     const void* instruction = item->getCurrentInstruction();
     oclgrind::Size3 id = item->getLocalID(), global = item->getGlobalID();
     size_t linear = id.x + local_.x * (id.y + local_.y * id.z);
@@ -76,20 +119,28 @@ private:
     size_t group = global.x / local_.x + ((global.y / local_.y) << 20) + ((global.z / local_.z) << 40);
     size_t occurrence = occurrences_[std::make_pair(item->getGlobalIndex(), instruction)]++;
     Request request(instruction, group, linear / WARP, occurrence, store);
+    if (space == oclgrind::AddrSpaceLocal) {
+      std::set<size_t>& words = words_[request];
+      for (size_t word = address / WORD; word <= (address + size - 1) / WORD; word++)
+        words.insert(word);
+      return;
+    }
     std::set<size_t>& touched = segments_[request];
     for (size_t segment = address / SEGMENT; segment <= (address + size - 1) / SEGMENT; segment++)
       touched.insert(segment);
   }
 
   oclgrind::Size3 local_;
-  std::map<Request, std::set<size_t>> segments_;
+  size_t launch_ = 0;
+  double counts_[4] = {0, 0, 0, 0}; // global loads, global stores, local loads, local stores
+  std::map<Request, std::set<size_t>> segments_, words_;
   std::map<std::pair<size_t, const void*>, size_t> occurrences_;
 };
 } // namespace
 
 extern "C" void initializePlugins(oclgrind::Context* context)
 {
-  context->registerPlugin(new Coalescing(context));
+  context->registerPlugin(new Counting(context));
 }
 
 extern "C" void releasePlugins(oclgrind::Context*)

@@ -1,0 +1,276 @@
+#include "verdict.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DETAIL_SIZE 8192
+
+/* One test's tally over the cases, with the details of the first failures. */
+struct tally {
+    int cases, failed;
+    int unearned; /* passed, but earns nothing because the values are wrong */
+    char details[DETAIL_SIZE];
+};
+
+/* How the device and the reference judge compare on the cases both ran. */
+struct agreement {
+    int device_wrong;   /* the device computed wrong values where the reference judge computed right ones */
+    long first;         /* the first such case */
+    int excluded;       /* device-only failures set aside because the device has shown itself wrong */
+};
+
+/* What one case contributes: its verdicts and where they come from. */
+struct merged {
+    int values_ok, memory_ok;
+    const char *values, *memory;
+    int from_reference; /* the values verdict is the reference judge's where the device's differed */
+    const char *device_wrong; /* the device's wrong values where the reference judge's are right */
+};
+
+static const struct case_verdict *reference_verdict(const struct reference *ref, size_t i)
+{
+    return ref && ref->ran && ref->log && i < ref->log->count && ref->log->ran[i] ? &ref->log->verdicts[i] : NULL;
+}
+
+static void compare_runs(const struct case_log *device, const struct reference *ref, struct agreement *a)
+{
+    memset(a, 0, sizeof *a);
+    a->first = -1;
+    for (size_t i = 0; i < device->count; i++) {
+        const struct case_verdict *rv = reference_verdict(ref, i);
+        if (device->ran[i] && rv && !device->verdicts[i].values_ok && rv->values_ok && a->device_wrong++ == 0)
+            a->first = (long)i;
+    }
+}
+
+/* A case's verdict: the reference judge's values where it ran the case, the device's otherwise; memory safety
+   from both. Returns 0 when the case does not count. */
+static int merge_case(const struct case_log *device, const struct reference *ref, size_t i, struct agreement *a,
+                      struct merged *m)
+{
+    const struct case_verdict *dv = device->ran[i] ? &device->verdicts[i] : NULL, *rv = reference_verdict(ref, i);
+    memset(m, 0, sizeof *m);
+    if (!dv)
+        return 0;
+    m->values_ok = rv ? rv->values_ok : dv->values_ok;
+    m->values = rv && !rv->values_ok ? rv->values : dv->values;
+    m->from_reference = rv && !rv->values_ok && dv->values_ok;
+    m->device_wrong = rv && rv->values_ok && !dv->values_ok ? dv->values : NULL;
+    m->memory_ok = dv->memory_ok && (!rv || rv->memory_ok);
+    m->memory = !dv->memory_ok ? dv->memory : rv ? rv->memory : "";
+    /* A device that miscompiled a case the reference judge got right is not believed on cases only it ran. */
+    if (!rv && !dv->values_ok && a->device_wrong > 0) {
+        a->excluded++;
+        return 0;
+    }
+    return 1;
+}
+
+/* Adds a failed case to a tally: the first in full, with its replay command, the next two in a line. */
+static void tally_failure(struct tally *t, const struct grading *g, uint64_t seed, size_t index,
+                          const char *description, const char *why)
+{
+    char head[256];
+    t->failed++;
+    if (t->failed > 3 && !g->cli->verbose)
+        return;
+    snprintf(head, sizeof head, "\ncase %zu (%s): ", index, description);
+    if (t->failed == 1 || g->cli->verbose) {
+        char replay[PATH_MAX + 256];
+        result_append(t->details, sizeof t->details, "%s%s", head, why);
+        snprintf(replay, sizeof replay, "\n  replay: %s --case %zu --seed %llu", g->replay, index,
+                 (unsigned long long)seed);
+        result_append(t->details, sizeof t->details, "%s%s", replay, "");
+    } else {
+        const char *newline = strchr(why, '\n');
+        char first_line[256];
+        snprintf(first_line, sizeof first_line, "%.*s", newline ? (int)(newline - why) : (int)strlen(why), why);
+        result_append(t->details, sizeof t->details, "%s%s", head, first_line);
+    }
+}
+
+static void tally_pass(struct tally *t, const struct grading *g, size_t index, const char *description)
+{
+    char line[256];
+    if (!g->cli->verbose)
+        return;
+    snprintf(line, sizeof line, "\ncase %zu (%s): ok", index, description);
+    result_append(t->details, sizeof t->details, "%s%s", line, "");
+}
+
+/* Adds a tally as a test; ok and failed are formats taking the case counts; extra follows the first line. */
+static void report_tally(struct grade_lab_result *result, const char *name, double points, const struct tally *t,
+                         const char *ok, const char *failed, const char *extra)
+{
+    size_t size = 2 * DETAIL_SIZE + 512;
+    char *reason = malloc(size);
+    int used;
+    if (!reason)
+        return;
+    if (t->cases == 0)
+        used = snprintf(reason, size, "not run: --case selects a case of another test");
+    else if (t->failed == 0 && t->unearned)
+        used = snprintf(reason, size, "no unsafe access, but %d of %d cases compute wrong values, and memory safety "
+                        "counts only where the values are right", t->unearned, t->cases);
+    else if (t->failed == 0)
+        used = snprintf(reason, size, ok, t->cases);
+    else
+        used = snprintf(reason, size, failed, t->failed, t->cases);
+    if (used > 0 && (size_t)used < size)
+        snprintf(reason + used, size - (size_t)used, "%s%s%s", extra, t->details,
+                 t->failed > 3 && !strstr(t->details, "-v lists") ? "\n(and more: -v lists every case)" : "");
+    double earned = t->cases ? points * (t->cases - t->failed - t->unearned) / t->cases : 0.0;
+    result_add(result, name, earned, points, t->cases > 0 && t->failed == 0 && t->unearned == 0, reason);
+    free(reason);
+}
+
+/* Tallies every case that counts into the exact, real and memory tallies. */
+static void tally_cases(const struct grading *g, const struct grade_lab_spec *lab, uint64_t seed,
+                        const struct case_log *device, const struct reference *ref, struct agreement *a,
+                        struct tally *tallies)
+{
+    for (size_t i = 0; i < device->count; i++) {
+        struct merged m;
+        char description[128], values[2300];
+        struct tally *t = &tallies[device->cases[i].data == GRADE_EXACT ? 0 : 1], *memory = &tallies[2];
+        if (!merge_case(device, ref, i, a, &m))
+            continue;
+        lab->family->describe(&device->cases[i], description, sizeof description);
+        snprintf(values, sizeof values, "%s%s", m.from_reference ? "right on the device, but under Oclgrind (the "
+                 "reference judge, whose verdict stands): " : "", m.values);
+        t->cases++;
+        memory->cases++;
+        if (m.values_ok && m.device_wrong && g->cli->verbose)
+            result_append(t->details, sizeof t->details, "\ncase %s: right under Oclgrind; on the device: %s",
+                          description, m.device_wrong);
+        else if (m.values_ok)
+            tally_pass(t, g, i, description);
+        else
+            tally_failure(t, g, seed, i, description, values);
+        if (!m.memory_ok)
+            tally_failure(memory, g, seed, i, description, m.memory);
+        else if (!m.values_ok)
+            memory->unearned++;
+    }
+}
+
+/* The note on a device that computed wrong what the reference judge computed right. */
+static void suspect_note(const struct grading *g, const struct grade_lab_spec *lab, uint64_t seed,
+                         const struct agreement *a, char *text, size_t size)
+{
+    text[0] = '\0';
+    if (a->device_wrong == 0)
+        return;
+    snprintf(text, size, "\nthe device computed %d case%s wrong that Oclgrind, the reference judge, computes right: "
+             "its verdict stands, and the device's compiler is the suspect%s%.0d%s\n  see it: %.400s --case %ld --seed "
+             "%llu -v, then the same with --device oclgrind",
+             a->device_wrong, a->device_wrong == 1 ? "" : "s", a->excluded ? " (" : "", a->excluded,
+             a->excluded ? " cases that failed on the device alone, too large for Oclgrind, are not counted)" : "", g->replay,
+             a->first, (unsigned long long)seed);
+    (void)lab;
+}
+
+/* Where the reference judge stopped, if it did: the checks it made stop there. */
+static void reference_stop(const struct grade_lab_spec *lab, const struct reference *ref, char *text, size_t size)
+{
+    const struct case_log *log = ref->log;
+    char description[128];
+    if (log->stopped_at < 0 || (size_t)log->stopped_at >= log->count) {
+        if (log->stopped_at >= 0)
+            snprintf(text, size, "\nthe reference judge %s in the technique case", log->how);
+        return;
+    }
+    lab->family->describe(&log->cases[log->stopped_at], description, sizeof description);
+    snprintf(text, size, "\nthe reference judge %s in case %ld (%s): the cases after it were not checked", log->how,
+             log->stopped_at, description);
+}
+
+/* What the memory-safety test adds from the reference judge: its findings, or the checks it could not make. */
+static void reference_note(const struct grade_lab_spec *lab, const struct reference *ref, char *text, size_t size)
+{
+    char stop[512] = "";
+    if (!ref || !ref->ran)
+        snprintf(text, size, "\nnot checked without the reference judge: data races, out-of-bounds accesses the "
+                 "device hides, uninitialised values, barrier divergence (%s)",
+                 ref && ref->why[0] ? ref->why : "Oclgrind did not run");
+    else {
+        size_t ran = 0;
+        for (size_t i = 0; i < ref->log->count; i++)
+            ran += (size_t)ref->log->ran[i];
+        reference_stop(lab, ref, stop, sizeof stop);
+        if (ref->findings > 0)
+            snprintf(text, size, "\nOclgrind, the reference judge, found %d problem%s:\n%s%s", ref->findings,
+                     ref->findings == 1 ? "" : "s", ref->findings_text, stop);
+        else
+            snprintf(text, size, "\nOclgrind, the reference judge, found no data race, out-of-bounds access, "
+                     "uninitialised value or barrier divergence in %zu small case%s%s", ran, ran == 1 ? "" : "s", stop);
+    }
+}
+
+/* A runner that stopped: the test it stopped in says how and where, with what the reference judge found; the
+   tests after it were not run. */
+static void report_stop(const struct grade_lab_spec *lab, const struct case_log *device, const struct reference *ref,
+                        struct grade_lab_result *result)
+{
+    static char reason[12288], note[9000];
+    const struct grade_case *c = &device->cases[device->stopped_at];
+    char description[128];
+    int first = c->data == GRADE_EXACT ? GRADE_TEST_EXACT : GRADE_TEST_REAL;
+    lab->family->describe(c, description, sizeof description);
+    reference_note(lab, ref, note, sizeof note);
+    snprintf(reason, sizeof reason, "the kernel %s in case %ld of %zu (%s)%s", device->how, device->stopped_at + 1,
+             device->count, description, note);
+    result_add(result, grade_test_name(lab, (enum grade_test_kind)first), 0,
+               grade_test_points(lab, (enum grade_test_kind)first), 0, reason);
+    snprintf(reason, sizeof reason, "not run: the kernel %s in an earlier test", device->how);
+    for (int t = first + 1; t <= GRADE_TEST_MEMORY; t++)
+        result_add(result, grade_test_name(lab, (enum grade_test_kind)t), 0,
+                   grade_test_points(lab, (enum grade_test_kind)t), 0, t == GRADE_TEST_MEMORY && ref && ref->findings ? note + 1 : reason);
+}
+
+void verdict_cases(const struct grading *g, const struct grade_lab_spec *lab, uint64_t seed,
+                   const struct case_log *device, const struct reference *ref, struct grade_lab_result *result)
+{
+    static struct tally tallies[3];
+    static char suspect[1024], note[9000];
+    struct agreement a;
+    memset(tallies, 0, sizeof tallies);
+    compare_runs(device, ref, &a);
+    tally_cases(g, lab, seed, device, ref, &a, tallies);
+    suspect_note(g, lab, seed, &a, suspect, sizeof suspect);
+    if (device->stopped_at >= 0 && device->cases[device->stopped_at].data == GRADE_EXACT) {
+        report_stop(lab, device, ref, result);
+        return;
+    }
+    report_tally(result, "exact cases", lab->points.exact, &tallies[0],
+                 a.device_wrong ? "all %d exact cases right by the reference judge, not by the device"
+                                : "all %d exact cases right",
+                 "%d of %d exact cases wrong", suspect);
+    if (a.device_wrong && result->test_count > 0)
+        result->tests[result->test_count - 1].noted = 1;
+    if (device->stopped_at >= 0) {
+        report_stop(lab, device, ref, result);
+        return;
+    }
+    report_tally(result, "real cases", lab->points.real, &tallies[1], "all %d real cases within tolerance",
+                 "%d of %d real cases wrong", tallies[0].failed ? "" : suspect);
+    reference_note(lab, ref, note, sizeof note);
+    if (ref && ref->ran && ref->findings > 0) {
+        result_add(result, "memory safety", 0, lab->points.memory, 0, note + 1);
+        return;
+    }
+    report_tally(result, "memory safety", lab->points.memory, &tallies[2],
+                 "no write outside the buffers and no input changed in %d cases",
+                 "%d of %d cases wrote outside a buffer or changed an input", note);
+}
+
+int verdict_correct(const struct grade_lab_result *result)
+{
+    int passed = 0;
+    for (int i = 0; i < result->test_count; i++)
+        if (!strcmp(result->tests[i].name, "exact cases") || !strcmp(result->tests[i].name, "real cases") ||
+            !strcmp(result->tests[i].name, "memory safety"))
+            passed += result->tests[i].passed;
+    return passed == 3;
+}
