@@ -347,8 +347,8 @@ void runlab_run_cases(struct lab_run *r, size_t max_local, long only_case, struc
     log->out_of_memory = log->technique_ran = 0;
     memset(log->ran, 0, sizeof log->ran);
     for (size_t i = 0; i < log->count; i++)
-        selected[i] = only_case < 0 || (size_t)only_case == i;
-    if (r->mode == RUNLAB_REFERENCE && only_case < 0)
+        selected[i] = only_case == RUNLAB_ALL_CASES || (only_case >= 0 && (size_t)only_case == i);
+    if (r->mode == RUNLAB_REFERENCE && only_case == RUNLAB_ALL_CASES)
         select_reference(r, log, selected);
     for (size_t i = 0; i < log->count && log->stopped_at < 0; i++) {
         if (!selected[i] || (r->mode == RUNLAB_REFERENCE && !small_exact(&log->cases[i])))

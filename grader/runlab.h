@@ -19,6 +19,8 @@ enum runlab_mode {
 };
 
 #define RUNLAB_MAX_CASES 256
+#define RUNLAB_ALL_CASES (-1)
+#define RUNLAB_NO_CASE (-2) /* RUNLAB_REFERENCE: only the technique case */
 
 /* One lab's runner and what it said before running anything. */
 struct lab_run {
@@ -57,7 +59,7 @@ int runlab_open(struct lab_run *r, char *const wrapper[], int timeout_s);
 void runlab_close(struct lab_run *r, struct sandbox_outcome *outcome);
 
 /* Fills log with the lab's cases (from a device allowing work-groups of max_local) and runs those of r's mode
-   (only case only_case when >= 0), each within a limit that grows with its size; a runner that stops is closed. */
+   (only case only_case when >= 0, none for RUNLAB_NO_CASE), each within a limit that grows with its size; a runner that stops is closed. */
 void runlab_run_cases(struct lab_run *r, size_t max_local, long only_case, struct case_log *log);
 
 /* Grades lab's kernel on the device: adds the build test, fills log with every case it ran and, unless the

@@ -142,15 +142,27 @@ int sanitize_parse(const char *log, char *text, size_t size)
     return count;
 }
 
+static int oclgrind_argv(struct grading *g, const struct grade_lab_spec *lab, int uninitialized, char **argv,
+                         char *program, char *log, char *plugin);
+
 /* Oclgrind's command line around the runner: its checks, its log in the run folder, the kit's counting plugin. */
 int sanitize_wrapper(struct grading *g, const struct grade_lab_spec *lab, char **argv, char *program, char *log,
                      char *plugin)
+{
+    return oclgrind_argv(g, lab, 1, argv, program, log, plugin);
+}
+
+/* The command line, with or without the uninitialised-value checker (which cannot simulate every kernel). */
+static int oclgrind_argv(struct grading *g, const struct grade_lab_spec *lab, int uninitialized, char **argv,
+                         char *program, char *log, char *plugin)
 {
     int argc = 0;
     if (sandbox_find_program("oclgrind", program, PATH_MAX) != 0)
         return -1;
     argv[argc++] = program;
-    argv[argc++] = "--data-races", argv[argc++] = "--uninitialized";
+    argv[argc++] = "--data-races";
+    if (uninitialized)
+        argv[argc++] = "--uninitialized";
     snprintf(plugin, PATH_MAX + 64, "%s/kit/bin/libclkit-coalesce.so", g->scratch);
     if (clk_file_exists(plugin))
         argv[argc++] = "--plugins", argv[argc++] = plugin;
@@ -196,32 +208,56 @@ static void read_findings(struct grading *g, const struct grade_lab_spec *lab, c
     free(counts);
 }
 
-void sanitize_run(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, size_t max_local,
-                  long only_case, struct reference *ref)
+/* One reference run; returns 1 when Oclgrind itself failed on the kernel (a fatal error in its log, which the
+   kernel cannot write to), with the error in ref->why. */
+static int run_once(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, size_t max_local,
+                    long only_case, int uninitialized, struct reference *ref)
 {
     static char program[PATH_MAX], log_path[PATH_MAX + 64], plugin[PATH_MAX + 64];
     struct lab_run r = {.g = g, .lab = lab, .seed = seed, .mode = RUNLAB_REFERENCE};
-    char *argv[12];
+    char *argv[12], *log, *fatal;
+    size_t length = 0;
+    if (oclgrind_argv(g, lab, uninitialized, argv, program, log_path, plugin) != 0) {
+        snprintf(ref->why, sizeof ref->why, "Oclgrind is not installed (sudo apt-get install oclgrind)");
+        return 0;
+    }
+    scratch_remove(log_path); /* an earlier run's log (or whatever the lab's runner left there) is not this one */
+    runlab_open(&r, argv, 2 * g->cli->timeout_s + 30);
+    if (r.setup || r.refusal) {
+        snprintf(ref->why, sizeof ref->why, "Oclgrind could not run the kernel: %.1900s", r.setup ? r.setup : r.refusal);
+        runlab_close(&r, NULL);
+        return 0;
+    }
+    runlab_run_cases(&r, max_local, only_case, ref->log);
+    runlab_close(&r, NULL);
+    log = scratch_read_untrusted(log_path, 4u << 20, &length);
+    if (log && (fatal = strstr(log, "OCLGRIND FATAL ERROR"))) {
+        const char *what = strchr(fatal, '\n');
+        snprintf(ref->why, sizeof ref->why, "Oclgrind cannot simulate this kernel (%.*s, a limit of Oclgrind's, not "
+                 "a fault of the kernel)", what ? (int)strcspn(what + 1, "\n") : 0, what ? what + 1 : "");
+        free(log);
+        return 1;
+    }
+    free(log);
+    ref->ran = 1;
+    read_findings(g, lab, log_path, ref);
+    return 0;
+}
+
+void sanitize_run(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, size_t max_local,
+                  long only_case, struct reference *ref)
+{
     memset(ref, 0, sizeof *ref);
     if (!(ref->log = calloc(1, sizeof *ref->log))) {
         snprintf(ref->why, sizeof ref->why, "the grader ran out of host memory");
         return;
     }
-    if (sanitize_wrapper(g, lab, argv, program, log_path, plugin) != 0) {
-        snprintf(ref->why, sizeof ref->why, "Oclgrind is not installed (sudo apt-get install oclgrind)");
-        return;
+    /* Oclgrind's uninitialised-value checker cannot simulate some instructions (LLVM's freeze): without it the
+       other checks still stand. */
+    if (run_once(g, lab, seed, max_local, only_case, 1, ref) == 1) {
+        memset(ref->log, 0, sizeof *ref->log);
+        run_once(g, lab, seed, max_local, only_case, 0, ref);
     }
-    scratch_remove(log_path); /* an earlier run's log (or whatever the lab's runner left there) is not this one */
-    runlab_open(&r, argv, 2 * g->cli->timeout_s + 30);
-    if (r.setup || r.refusal) {
-        snprintf(ref->why, sizeof ref->why, "Oclgrind could not run the kernel: %s", r.setup ? r.setup : r.refusal);
-        runlab_close(&r, NULL);
-        return;
-    }
-    runlab_run_cases(&r, max_local, only_case, ref->log);
-    runlab_close(&r, NULL);
-    ref->ran = 1;
-    read_findings(g, lab, log_path, ref);
 }
 
 void sanitize_free(struct reference *ref)

@@ -19,7 +19,8 @@ int sanitize_parse(const char *log, char *text, size_t size);
 
 /* What the reference judge made of one lab: Oclgrind's verdict on its small cases, its findings, its counts. */
 struct reference {
-    int ran;                  /* Oclgrind ran the cases; when 0, why says why not */
+    int ran;                  /* Oclgrind ran the cases; when 0, why says why not; when 1, a why says that
+                                 uninitialised values could not be checked */
     char why[2048];
     struct case_log *log;     /* its verdict on each case it ran */
     int findings;             /* distinct problems found (races, bad accesses, uninitialised values, divergence) */

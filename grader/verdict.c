@@ -189,7 +189,7 @@ static void reference_stop(const struct grade_lab_spec *lab, const struct refere
 /* What the memory-safety test adds from the reference judge: its findings, or the checks it could not make. */
 static void reference_note(const struct grade_lab_spec *lab, const struct reference *ref, char *text, size_t size)
 {
-    char stop[512] = "";
+    char stop[1024] = "";
     if (!ref || !ref->ran)
         snprintf(text, size, "\nnot checked without the reference judge: data races, out-of-bounds accesses the "
                  "device hides, uninitialised values, barrier divergence (%s)",
@@ -199,6 +199,9 @@ static void reference_note(const struct grade_lab_spec *lab, const struct refere
         for (size_t i = 0; i < ref->log->count; i++)
             ran += (size_t)ref->log->ran[i];
         reference_stop(lab, ref, stop, sizeof stop);
+        if (ref->why[0]) /* the run without the uninitialised-value checker, and why */
+            snprintf(stop + strlen(stop), sizeof stop - strlen(stop), "\nuninitialised values not checked: %.300s",
+                     ref->why);
         if (ref->findings > 0)
             snprintf(text, size, "\nOclgrind, the reference judge, found %d problem%s:\n%s%s", ref->findings,
                      ref->findings == 1 ? "" : "s", ref->findings_text, stop);

@@ -6,35 +6,40 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *counts_log = "grading solutions with seed 1\n"
-                                "Instructions executed for kernel 'matmul_tiled':\n"
-                                "           11264 - br\n"
-                                "            8192 - load local (32768 bytes)\n"
-                                "           32768 - load global (131072 bytes)\n"
-                                "            8192 - store local (32768 bytes)\n"
-                                "            4096 - store global (16384 bytes)\n"
-                                "lab6: tiled matmul (on Oclgrind Simulator)\n";
+/* The plugin's file, with a kernel's printf imitating it in between: only whole lines at a line start count, and
+   the last launch is the technique case. */
+static const char *counts_file =
+    "clkit-counts launch=1 global_loads=5 global_stores=1 local_loads=0 local_stores=0 load_requests=1 "
+    "load_transactions=1 store_requests=1 store_transactions=1 local_requests=0 local_wavefronts=0\n"
+    "clkit-counts launch=2 global_loads=32768 global_stores=4096 local_loads=8192 local_stores=8192 load_requests=64 "
+    "load_transactions=128 store_requests=128 store_transactions=256 local_requests=512 local_wavefronts=1024\n"
+    "x clkit-counts launch=3 global_loads=1 global_stores=1 local_loads=1 local_stores=1 load_requests=1 "
+    "load_transactions=1 store_requests=1 store_transactions=1 local_requests=1 local_wavefronts=1\n";
 
-START_TEST(counts_are_read_per_kernel)
+START_TEST(counts_are_read_from_the_last_launch)
 {
     struct technique_counts c;
-    ck_assert_int_eq(technique_parse(counts_log, "matmul_tiled", &c), 0);
+    ck_assert_int_eq(sanitize_parse_counts(counts_file, &c), 0);
     ck_assert_double_eq(c.global_loads, 32768);
     ck_assert_double_eq(c.global_stores, 4096);
     ck_assert_double_eq(c.local_loads, 8192);
     ck_assert_double_eq(c.local_stores, 8192);
-    ck_assert_int_eq(technique_parse(counts_log, "matmul_naive", &c), -1);
+    ck_assert_double_eq(c.store_transactions, 256);
+    ck_assert_double_eq(c.local_wavefronts, 1024);
+    ck_assert_int_eq(sanitize_parse_counts("Instructions executed for kernel 'x':\n 16 - store global\n", &c), -1);
 }
 END_TEST
 
 START_TEST(tile_reuse_budget)
 {
     const struct grade_lab_spec *lab = grade_find_lab("lab6");
-    struct technique_counts tiled = {.global_loads = 8.0 * 64 * 64}, naive = {.global_loads = 128.0 * 64 * 64};
+    struct technique_counts tiled = {.global_loads = 4.0 * 32 * 32}, naive = {.global_loads = 64.0 * 32 * 32};
+    struct technique_counts none = {0};
     char text[512];
     ck_assert_int_eq(technique_judge(lab, &tiled, text, sizeof text), 1);
-    ck_assert_ptr_nonnull(strstr(text, "global loads: 8.00 per output element (naive: 128, budget: <= 10.0"));
+    ck_assert_ptr_nonnull(strstr(text, "global loads: 4.00 per output element (naive: 64, budget: <= 5.0"));
     ck_assert_int_eq(technique_judge(lab, &naive, text, sizeof text), 0);
+    ck_assert_int_eq(technique_judge(lab, &none, text, sizeof text), -1); /* zero counts: not measured */
 }
 END_TEST
 
@@ -43,49 +48,61 @@ START_TEST(group_partials_and_staging)
     struct technique_counts one_per_group = {.global_stores = 16, .local_stores = 64, .local_loads = 64};
     struct technique_counts one_per_item = {.global_stores = 1024, .local_stores = 64, .local_loads = 64};
     struct technique_counts direct = {.global_loads = 3072, .global_stores = 3072};
+    struct technique_counts unpadded = {.global_loads = 3072, .global_stores = 3072, .local_loads = 3072,
+                                        .local_stores = 3072, .store_requests = 96, .store_transactions = 192,
+                                        .local_requests = 192, .local_wavefronts = 864};
+    struct technique_counts padded = unpadded;
+    padded.local_wavefronts = 384;
     char text[512];
     ck_assert_int_eq(technique_judge(grade_find_lab("lab4"), &one_per_group, text, sizeof text), 1);
     ck_assert_int_eq(technique_judge(grade_find_lab("lab4"), &one_per_item, text, sizeof text), 0);
     ck_assert_int_eq(technique_judge(grade_find_lab("lab7"), &direct, text, sizeof text), 0);
     ck_assert_ptr_nonnull(strstr(text, "local memory: 0 stores and 0 loads for 3072 elements"));
+    ck_assert_int_eq(technique_judge(grade_find_lab("lab7"), &unpadded, text, sizeof text), 0);
+    ck_assert_int_eq(technique_judge(grade_find_lab("lab7"), &padded, text, sizeof text), 1);
 }
 END_TEST
 
-/* Through Oclgrind, on any host: the solutions pass, the naive fixtures fail, with the same figure 5 times.
-   This runs the inner command that the technique test runs, without the timing around it. */
+/* Through Oclgrind, on any host: the solutions pass, the fixtures that miss the technique fail, with the same
+   figure 3 times. This runs the reference judge alone, without the device's cases around it. */
 static const struct {
     const char *lab;
     const char *source;
     const char *figure;
     int passes;
 } runs[] = {
-    {"lab6", "--solutions", "global loads: 8.00 per output element", 1},
-    {"lab6", "--submission tests/fixtures/lab6/naive-in-tiled", "global loads: 128.00 per output element", 0},
-    {"lab7", "--solutions", "local memory: 3072 stores and 3072 loads", 1},
+    {"lab6", "--solutions", "global loads: 4.00 per output element", 1},
+    {"lab6", "--submission tests/fixtures/lab6/naive-in-tiled", "global loads: 64.00 per output element", 0},
+    {"lab7", "--solutions", "local memory: 2.0 bank passes", 1},
     {"lab7", "--submission tests/fixtures/lab7/naive-in-tiled", "local memory: 0 stores and 0 loads", 0},
+    {"lab7", "--submission tests/fixtures/lab7/unpadded-tile", "local memory: 4.5 bank passes", 0},
+    {"lab7", "--submission tests/fixtures/lab7/naive-writes", "writes: 16.0 128-byte transactions", 0},
+    {"lab7", "--submission tests/fixtures/lab7/async-copy", "local memory: 3072 stores", 1},
     {"lab4", "--solutions", "global stores: 16 for 16 work-groups", 1},
     {"lab4", "--submission tests/fixtures/lab4/no-local-memory", "local memory: 0 stores, 0 loads", 0},
+    {"lab4", "--submission tests/fixtures/lab4/printf-counts", "local memory: 0 stores, 0 loads", 0},
     {"lab5", "--solutions", "reads 1.0, writes 2.0", 1},
     {"lab5", "--submission tests/fixtures/lab5/swapped-mapping", "reads 4.5, writes 16.0", 0},
+    {"lab2", "--solutions", "global stores: 4096 for 4096 elements", 1},
+    {"lab2", "--submission tests/fixtures/lab2/group-stride", "global stores: 16384 for 4096 elements", 0},
 };
 
 START_TEST(technique_verdicts_are_deterministic)
 {
     const struct grade_lab_spec *lab = grade_find_lab(runs[_i].lab);
-    for (int run = 0; run < 5; run++) {
-        char *output, text[512], why[2048] = "";
-        struct technique_counts counts;
+    for (int run = 0; run < 3; run++) {
+        char text[1024];
+        struct reference ref;
         struct cli cli = {.timeout_s = 60, .only_case = -1, .solutions = strcmp(runs[_i].source, "--solutions") == 0};
         struct grading g = {.cli = &cli, .seed = (uint64_t)run};
         ck_assert_int_eq(grading_open(&g), 0);
         ck_assert_int_eq(grading_set_source(&g, cli.solutions ? NULL : runs[_i].source + strlen("--submission ")), 0);
-        output = sanitize_exec(&g, lab, "--inst-counts", RUNLAB_TECHNIQUE, -1, 120, why, sizeof why);
+        sanitize_run(&g, lab, g.seed, 256, RUNLAB_NO_CASE, &ref);
         grading_close(&g);
-        ck_assert_msg(output != NULL, "Oclgrind did not run: %s", why);
-        ck_assert_msg(technique_parse(output, lab->kernel_name, &counts) == 0, "no counts:\n%s", output);
-        ck_assert_int_eq(technique_judge(lab, &counts, text, sizeof text), runs[_i].passes);
+        ck_assert_msg(ref.ran && ref.counted, "Oclgrind did not count: %s", ref.why);
+        ck_assert_msg(technique_judge(lab, &ref.counts, text, sizeof text) == runs[_i].passes, "%s: %s (%s)", runs[_i].source, text, ref.why);
         ck_assert_msg(strstr(text, runs[_i].figure), "run %d: %s", run, text);
-        free(output);
+        sanitize_free(&ref);
     }
 }
 END_TEST
@@ -96,17 +113,20 @@ START_TEST(plugin_counts_known_strides)
     const char *kernels[] = {"stride_1", "stride_2", "stride_32", "same_address"};
     const int expected[] = {1, 2, 32, 1};
     char *output;
-    int status = run_in_kit("oclgrind --plugins build/grader/oclgrind/libclkit-coalesce.so build/tests/stride_probe",
+    /* The plugin writes its counts file in the working directory: a fresh one, with the fixtures beside it. */
+    int status = run_in_kit("kit=$PWD; d=$(mktemp -d) && cd $d && ln -s $kit/tests tests && oclgrind --plugins "
+                            "$kit/build/grader/oclgrind/libclkit-coalesce.so $kit/build/tests/stride_probe >/dev/null "
+                            "&& cat clkit-counts.txt; s=$?; rm -rf $d; exit $s",
                             60, &output);
     ck_assert_msg(status == 0, "%s", output);
     for (int k = 0; k < 4; k++) {
         char name[32];
         const char *line;
         int requests = 0, transactions = 0, stores = 0;
-        snprintf(name, sizeof name, "%s\n", kernels[k]);
+        snprintf(name, sizeof name, "launch=%d ", k + 1);
         line = strstr(output, name);
-        ck_assert_msg(line && (line = strstr(line, "clkit-coalescing ")), "no line for %s:\n%s", kernels[k], output);
-        sscanf(line, "clkit-coalescing load_requests=%d load_transactions=%d store_requests=%*d store_transactions=%d",
+        ck_assert_msg(line && (line = strstr(line, "load_requests=")), "no line for %s:\n%s", kernels[k], output);
+        sscanf(line, "load_requests=%d load_transactions=%d store_requests=%*d store_transactions=%d",
                &requests, &transactions, &stores);
         ck_assert_int_eq(requests, 1);
         ck_assert_msg(transactions == expected[k], "%s: %d transactions, expected %d", kernels[k], transactions,
@@ -132,11 +152,11 @@ Suite *technique_suite(void)
 {
     Suite *s = suite_create("technique");
     TCase *unit = tcase_create("counts"), *end_to_end = tcase_create("oclgrind");
-    tcase_add_test(unit, counts_are_read_per_kernel);
+    tcase_add_test(unit, counts_are_read_from_the_last_launch);
     tcase_add_test(unit, tile_reuse_budget);
     tcase_add_test(unit, group_partials_and_staging);
     tcase_set_timeout(end_to_end, 1200);
-    tcase_add_loop_test(end_to_end, technique_verdicts_are_deterministic, 0, 8);
+    tcase_add_loop_test(end_to_end, technique_verdicts_are_deterministic, 0, (int)(sizeof runs / sizeof runs[0]));
     tcase_add_test(end_to_end, plugin_counts_known_strides);
     tcase_add_test(end_to_end, report_shows_the_figure);
     suite_add_tcase(s, unit);
