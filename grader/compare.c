@@ -78,13 +78,33 @@ static void describe_prefix(size_t right, const struct check_shape *s, char *tex
                  right);
 }
 
+/* Returns 1 when a 1-D result adds up to the expected total though its elements differ: the work is all there,
+   shared out differently (contiguous chunks where the lab wants a grid-stride loop). */
+static int same_total(const float *got, const double *expected, const double *bound, const struct check_shape *s)
+{
+    double total = 0.0, want = 0.0, allowed = 0.0;
+    if (s->rows || s->count < 2)
+        return 0;
+    for (size_t i = 0; i < s->count; i++) {
+        total += got[i];
+        want += expected[i];
+        allowed += bound[i] + 1e-6 * fabs(expected[i]);
+    }
+    return isfinite(total) && fabs(total - want) <= allowed + 1e-9;
+}
+
 static void find_pattern(const float *got, const double *expected, const double *bound,
                          const struct check_shape *s, struct check_summary *summary)
 {
     size_t first = summary->shown[0];
     double factor;
     if (summary->never_written == s->count)
-        snprintf(summary->pattern, sizeof summary->pattern, "the kernel wrote no element of the result");
+        snprintf(summary->pattern, sizeof summary->pattern, "the kernel wrote no element of the result, or only "
+                 "added into it (+= on an output it never set keeps the grader's NaN poison): set it with =");
+    else if (summary->other_nans == summary->wrong)
+        snprintf(summary->pattern, sizeof summary->pattern,
+                 "every wrong element is NaN: the kernel read its output before writing it (+= into an output "
+                 "that starts as garbage, not 0): set it with = first");
     else if (all_zero(got, s->count))
         snprintf(summary->pattern, sizeof summary->pattern, "every element is zero");
     else if (transposed(got, expected, bound, s))
@@ -92,6 +112,10 @@ static void find_pattern(const float *got, const double *expected, const double 
                  "the result is the transpose of the right one: rows and columns are swapped");
     else if ((factor = constant_factor(got, expected, s->count)) != 0.0)
         snprintf(summary->pattern, sizeof summary->pattern, "every element is off by the same factor, %.4g", factor);
+    else if (s->grid == 0 && s->block && same_total(got, expected, bound, s))
+        snprintf(summary->pattern, sizeof summary->pattern,
+                 "the partial sums add up to the right total, but each is wrong: work-item i must add elements i, "
+                 "i + global size, i + 2 * global size, ... (a grid-stride loop), not a contiguous chunk");
     else if (s->rows == 0 && first > 0 && summary->wrong == s->count - first)
         describe_prefix(first, s, summary->pattern, sizeof summary->pattern);
     else if (summary->never_written == summary->wrong)
@@ -109,6 +133,7 @@ void check_compare(const float *got, const double *expected, const double *bound
         if (summary->shown_count < CHECK_SHOWN)
             summary->shown[summary->shown_count++] = i;
         summary->never_written += check_is_poison(got[i]);
+        summary->other_nans += isnan(got[i]) && !check_is_poison(got[i]);
         summary->wrong++;
     }
     if (summary->wrong > 0)

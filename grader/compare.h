@@ -22,6 +22,7 @@ struct check_shape {
 struct check_summary {
     size_t wrong;
     size_t never_written;          /* wrong elements still holding the poison */
+    size_t other_nans;             /* wrong elements holding a NaN that is not the poison: computed from it */
     size_t shown[CHECK_SHOWN];     /* the first wrong indices */
     int shown_count;
     char pattern[200];             /* "" when none stands out */

@@ -45,8 +45,11 @@ static void set_1d(struct grade_launch *launch, size_t groups, size_t local)
 
 static void describe_1d(const struct grade_case *c, char *text, size_t size)
 {
-    snprintf(text, size, "%s n=%zu, local %zu, %zu work-items", c->data == GRADE_EXACT ? "exact" : "real",
-             c->dims[0], c->local[0], groups_for(c, 64) * c->local[0]);
+    size_t items = groups_for(c, 64) * c->local[0];
+    snprintf(text, size, "%s n=%zu, local %zu, %zu work-items%s", c->data == GRADE_EXACT ? "exact" : "real",
+             c->dims[0], c->local[0], items,
+             !c->groups && items < c->dims[0] ? ": the grid is capped below n, so each work-item needs a grid-stride "
+                                               "loop" : "");
 }
 
 /* --- vadd: c = a + b (labs 1 and 2) --- */

@@ -1,8 +1,11 @@
 #include "suites.h"
 
+#include "grading.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* Every wrong kernel in tests/fixtures, and what the grader must say about it. */
 static const struct {
@@ -11,7 +14,7 @@ static const struct {
     const char *expected;
     const char *options; /* extra options, e.g. a case that shows the pattern in full */
 } fixtures[] = {
-    {"lab1/no-bounds-check", "lab1", "elements past the end of c", ""},
+    {"lab1/no-bounds-check", "lab1", "Invalid write of size 4 on global memory in vadd at lab1/vadd.cl:5", ""},
     {"lab1/local-id", "lab1", "only the first work-group (64 elements) is right", ""},
     {"lab1/compile-error", "lab1", "lab1/vadd.cl:2:2: \"this kernel has", ""},
     {"lab1/wrong-name", "lab1", "no kernel named 'vadd' (the name the lab's contract fixes); kernels found: vector_add", ""},
@@ -22,7 +25,15 @@ static const struct {
     {"lab4/no-barrier", "lab4", "\u2717 exact cases", ""},
     {"lab5/transposed-result", "lab5", "the result is the transpose of the right one", ""},
     {"lab6/no-edge-tiles", "lab6", "\u2717 exact cases", ""},
-    {"lab7/write-out-of-bounds", "lab7", "elements past the end of out", ""},
+    {"lab1/plus-equals", "lab1", "or only added into it (+= on an output it never set", ""},
+    {"lab3/contiguous-chunks", "lab3", "the partial sums add up to the right total, but each is wrong", ""},
+    {"lab4/no-barrier", "lab4", "the grid is capped below n, so each work-item needs a grid-stride loop", "-v"},
+    /* The reference judge's verdicts, the same on every device. */
+    {"lab6/no-second-barrier", "lab6", "data race on local memory in matmul_tiled at lab6/matmul_tiled.cl:", ""},
+    {"lab6/global-fence", "lab6", "\u2717 memory safety    0.0/2    Oclgrind, the reference judge, found", ""},
+    {"lab4/interleaved-tree", "lab4", "\u2713 exact cases      4.0/4", ""},
+    {"lab4/divergent-barrier", "lab4", "Work-group divergence detected (barrier) in dot_local at lab4/reduce.cl:", ""},
+    {"lab7/write-out-of-bounds", "lab7", "Invalid write of size 4 on global memory in transpose", ""},
 };
 
 static int grade(const char *arguments, char **output)
@@ -52,7 +63,7 @@ START_TEST(solutions_pass_every_lab)
 {
     char *output;
     int status = grade("--solutions --quick all", &output);
-    ck_assert_msg(status == 0 && strstr(output, "total: 70.0 / 70 points, 35 of 35 tests passed"), "status %d\n%s",
+    ck_assert_msg(status == 0 && strstr(output, "total: 88.0 / 88 points, 40 of 40 tests passed"), "status %d\n%s",
                   status, output);
     free(output);
 }
@@ -63,7 +74,7 @@ START_TEST(stubs_score_nothing_and_fail_cleanly)
     char *output;
     int status = grade("--quick --seed 1 all", &output); /* a fixed seed: a stub can be right by chance */
     ck_assert_msg(status == 1, "status %d\n%s", status, output);
-    ck_assert_ptr_nonnull(strstr(output, "total: 0.0 / 70 points"));
+    ck_assert_ptr_nonnull(strstr(output, "total: 0.0 / 88 points"));
     ck_assert_ptr_null(strstr(output, "crashed"));
     ck_assert_ptr_null(strstr(output, "timed out"));
     free(output);
@@ -83,8 +94,23 @@ START_TEST(submission_of_one_lab_folder)
     free(output);
     /* The labs it lacks fail with their full points: the maximum is the whole kit's. */
     status = grade("--quick --submission build/check-sub all", &output);
-    ck_assert_msg(status == 1 && strstr(output, "total: 10.0 / 70 points") && strstr(output, "lab2 is missing"),
+    ck_assert_msg(status == 1 && strstr(output, "total: 14.0 / 88 points") && strstr(output, "lab2 is missing"),
                   "status %d\n%s", status, output);
+    free(output);
+}
+END_TEST
+
+/* A hang costs seconds: the case's own limit stops it, and the reference judge names the barrier. */
+START_TEST(a_hang_costs_seconds)
+{
+    char *output;
+    struct timespec started;
+    clock_gettime(CLOCK_MONOTONIC, &started);
+    int status = grade("--quick --submission tests/fixtures/lab4/divergent-barrier lab4", &output);
+    double seconds = grading_seconds_since(&started);
+    ck_assert_msg(status == 1 && strstr(output, "did not finish within") && strstr(output, "lab4/reduce.cl:"),
+                  "status %d\n%s", status, output);
+    ck_assert_msg(seconds < 15.0, "the hang cost %.1f s", seconds);
     free(output);
 }
 END_TEST
@@ -93,7 +119,10 @@ START_TEST(replays_one_case)
 {
     char *output;
     int status = grade("--solutions --seed 5 --case 3 lab1", &output);
-    ck_assert_msg(status == 0 && strstr(output, "all 1 exact cases right") && strstr(output, "seed 5"), "%s", output);
+    /* The tests --case leaves out fail with their points: the maximum is the same with every flag. */
+    ck_assert_msg(status == 1 && strstr(output, "all 1 exact cases right") && strstr(output, "seed 5") &&
+                  strstr(output, "lab1 score: 5.0 / 10") && strstr(output, "not run: --case runs one case only"),
+                  "%s", output);
     free(output);
 }
 END_TEST
@@ -153,6 +182,7 @@ Suite *grade_suite(void)
     tcase_add_test(tc, solutions_pass_every_lab);
     tcase_add_test(tc, stubs_score_nothing_and_fail_cleanly);
     tcase_add_test(tc, submission_of_one_lab_folder);
+    tcase_add_test(tc, a_hang_costs_seconds);
     tcase_add_test(tc, replays_one_case);
     tcase_add_test(tc, setup_errors_exit_2);
     tcase_add_loop_test(tc, json_and_junit_files, 0, 3);

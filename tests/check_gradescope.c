@@ -11,13 +11,13 @@ static const struct {
     const char *score;   /* "score max_score" as the results file gives them */
 } uploads[] = {
     {"nested", "mkdir -p build/gs/submission/clkit/labs/lab1 && cp solutions/lab1/* build/gs/submission/clkit/labs/lab1/",
-     "10 70"},
-    {"flat", "cp solutions/lab1/* build/gs/submission/", "10 70"},
+     "10 88"},
+    {"flat", "cp solutions/lab1/* build/gs/submission/", "10 88"},
     {"stale copy beside", "mkdir -p build/gs/submission/lab1 build/gs/submission/v1/lab1 && "
                           "cp solutions/lab1/* build/gs/submission/lab1/ && "
                           "cp tests/fixtures/lab1/local-id/lab1/vadd.cl build/gs/submission/v1/lab1/",
-     "10 70"},
-    {"empty", "true", "0 70"},
+     "10 88"},
+    {"empty", "true", "0 88"},
     {"broken kit", "rm build/gs/source", "0 None"},
 };
 
