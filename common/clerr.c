@@ -72,8 +72,44 @@ const char *clk_error_name(cl_int status)
     }
 }
 
+/* What the usual causes are, in the labs' terms. */
+static const struct {
+    cl_int status;
+    const char *hint;
+} hints[] = {
+    {CL_INVALID_WORK_GROUP_SIZE, "the global size must be a multiple of the local size in each dimension (round "
+                                 "it up and let the kernel skip the extra work-items), and the local size must not "
+                                 "exceed CL_KERNEL_WORK_GROUP_SIZE"},
+    {CL_INVALID_GLOBAL_WORK_SIZE, "a global size of 0, or larger than the device allows"},
+    {CL_INVALID_WORK_ITEM_SIZE, "a local size larger than CL_DEVICE_MAX_WORK_ITEM_SIZES in one dimension"},
+    {CL_INVALID_KERNEL_ARGS, "a kernel argument was never set: call clSetKernelArg for every argument"},
+    {CL_INVALID_ARG_SIZE, "the size given to clSetKernelArg does not match the argument: sizeof(cl_mem) for a "
+                          "buffer, sizeof(int) for an int, the byte count (and NULL) for a __local array"},
+    {CL_INVALID_ARG_INDEX, "an argument index past the kernel's last argument (they count from 0)"},
+    {CL_INVALID_ARG_VALUE, "a __local argument takes NULL as its value; a buffer argument takes &buffer"},
+    {CL_INVALID_MEM_OBJECT, "a buffer argument that is not a buffer (released, or never created)"},
+    {CL_INVALID_BUFFER_SIZE, "a buffer of 0 bytes, or larger than CL_DEVICE_MAX_MEM_ALLOC_SIZE"},
+    {CL_INVALID_VALUE, "a read or write past the end of a buffer, or a NULL pointer where data is needed"},
+    {CL_OUT_OF_RESOURCES, "the kernel read or wrote out of bounds, or asked for more local memory or registers "
+                          "than the device has"},
+    {CL_MEM_OBJECT_ALLOCATION_FAILURE, "the buffers do not fit in the device's memory"},
+    {CL_INVALID_KERNEL_NAME, "no kernel of that name in the program: check the spelling against the lab"},
+    {CL_BUILD_PROGRAM_FAILURE, "the kernel does not compile: the build log above says where"},
+    {CL_PROFILING_INFO_NOT_AVAILABLE, "create the queue with CL_QUEUE_PROFILING_ENABLE to read event times"},
+    {CL_INVALID_COMMAND_QUEUE, "the queue was released or never created"},
+};
+
+const char *clk_error_hint(cl_int status)
+{
+    for (size_t i = 0; i < sizeof hints / sizeof hints[0]; i++)
+        if (hints[i].status == status)
+            return hints[i].hint;
+    return "";
+}
+
 void clk_report_cl_error(cl_int status, const char *call, const char *file, int line)
 {
-    fprintf(stderr, "error: %s failed: %s (%d) at %s:%d\n",
-            call, clk_error_name(status), (int)status, file, line);
+    const char *hint = clk_error_hint(status);
+    fprintf(stderr, "error: %s failed: %s (%d) at %s:%d\n%s%s%s", call, clk_error_name(status), (int)status, file,
+            line, hint[0] ? "hint: " : "", hint, hint[0] ? "\n" : "");
 }

@@ -8,7 +8,10 @@
 /* Returns the CL_* name of an OpenCL status code, or "CL_UNKNOWN_ERROR". */
 const char *clk_error_name(cl_int status);
 
-/* Prints "error: CALL failed: CL_NAME (file:line)" to stderr. */
+/* Returns what a common status usually means in these labs and what to check, or "" when there is no hint. */
+const char *clk_error_hint(cl_int status);
+
+/* Prints "error: CALL failed: CL_NAME (file:line)" and the status's hint to stderr. */
 void clk_report_cl_error(cl_int status, const char *call, const char *file, int line);
 
 /* Checks an OpenCL status; on failure prints it with the call and file:line and jumps to cleanup. */

@@ -5,7 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Fills values with reals uniform in [-1, 1) from (seed, stream); each stream is an independent sequence. */
+/* Fills values with reals of both signs and magnitudes from 2^-6 to 2^6 (a uniform value in [-1, 1) times a
+   random power of two), from (seed, stream); each stream is an independent sequence. */
 void clk_fill_real(float *values, size_t count, uint64_t seed, unsigned stream);
 
 /* Fills values with small integers in [-4, 4] from (seed, stream), for which float sums stay exact. */

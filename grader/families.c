@@ -98,8 +98,28 @@ static double vadd_bytes(const struct grade_case *c)
     return 3.0 * sizeof(float) * c->dims[0];
 }
 
+/* The probe computes a - b. */
+static size_t vadd_probe_reference(const size_t *dims, uint64_t seed, double **expected, double **bound)
+{
+    size_t n = dims[0];
+    float *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+    *expected = malloc(n * sizeof **expected);
+    *bound = malloc(n * sizeof **bound);
+    if (a && b && *expected && *bound) {
+        clk_fill_real(a, n, seed, 0);
+        clk_fill_real(b, n, seed, 1);
+        for (size_t i = 0; i < n; i++)
+            b[i] = -b[i];
+        clk_ref_vadd(a, b, n, *expected, *bound);
+    } else
+        n = 0;
+    free(a);
+    free(b);
+    return n;
+}
+
 const struct grade_family grade_family_vadd = {vadd_prepare, NULL, vadd_describe, vadd_host_reference, 1,
-                                               vadd_bytes, 0};
+                                               vadd_bytes, 0, vadd_probe_reference, "probe_vadd.cl"};
 
 /* --- dot: partial sums (lab 3: one per work-item; lab 4: one per work-group) --- */
 
@@ -173,7 +193,29 @@ static double dot_bytes(const struct grade_case *c)
     return 2.0 * sizeof(float) * c->dims[0];
 }
 
+/* The probes sum a alone: the dot product of a with ones. */
+static size_t dot_probe_reference(const size_t *dims, uint64_t seed, double **expected, double **bound)
+{
+    size_t n = dims[0], count = 1;
+    float *a = malloc(n * sizeof *a), *ones = malloc(n * sizeof *ones);
+    *expected = malloc(sizeof **expected);
+    *bound = malloc(sizeof **bound);
+    if (a && ones && *expected && *bound) {
+        clk_fill_real(a, n, seed, 0);
+        for (size_t i = 0; i < n; i++)
+            ones[i] = 1.0f;
+        clk_ref_dot(a, ones, n, *expected, *bound);
+        **bound *= 2.0; /* the host adds partials in its own order */
+    } else
+        count = 0;
+    free(a);
+    free(ones);
+    return count;
+}
+
 const struct grade_family grade_family_dot_partials = {dot_partials_prepare, NULL, describe_1d,
-                                                       dot_host_reference, 1, dot_bytes, 0};
+                                                       dot_host_reference, 1, dot_bytes, 0,
+                                                       dot_probe_reference, "probe_dot_partials.cl"};
 const struct grade_family grade_family_dot_groups = {dot_groups_prepare, dot_groups_finish, describe_1d,
-                                                     dot_host_reference, 1, dot_bytes, 0};
+                                                     dot_host_reference, 1, dot_bytes, 0,
+                                                     dot_probe_reference, "probe_dot_groups.cl"};

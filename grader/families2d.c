@@ -110,10 +110,30 @@ static double matmul_flops(const struct grade_case *c)
     return 2.0 * c->dims[0] * c->dims[1] * c->dims[2];
 }
 
+/* The probe sums A's rows: A times a B of ones. */
+static size_t matmul_probe_reference(const size_t *dims, uint64_t seed, double **expected, double **bound)
+{
+    size_t M = dims[0], N = dims[1], K = dims[2], count = M * N;
+    float *A = malloc(M * K * sizeof *A), *ones = malloc(K * N * sizeof *ones);
+    *expected = malloc(count * sizeof **expected);
+    *bound = malloc(count * sizeof **bound);
+    if (A && ones && *expected && *bound) {
+        clk_fill_real(A, M * K, seed, 0);
+        for (size_t i = 0; i < K * N; i++)
+            ones[i] = 1.0f;
+        clk_ref_matmul(A, ones, M, N, K, *expected, *bound);
+    } else
+        count = 0;
+    free(A);
+    free(ones);
+    return count;
+}
+
 const struct grade_family grade_family_matmul = {matmul_prepare, NULL, matmul_describe, matmul_host_reference, 3,
-                                                 matmul_flops, 1};
+                                                 matmul_flops, 1, matmul_probe_reference, "probe_matmul.cl"};
 const struct grade_family grade_family_matmul_swapped = {matmul_swapped_prepare, NULL, matmul_describe,
-                                                         matmul_host_reference, 3, matmul_flops, 1};
+                                                         matmul_host_reference, 3, matmul_flops, 1,
+                                                         matmul_probe_reference, "probe_matmul.cl"};
 
 /* --- transpose: out (cols x rows) = in (rows x cols) transposed --- */
 
@@ -159,5 +179,23 @@ static double transpose_bytes(const struct grade_case *c)
     return 2.0 * sizeof(float) * c->dims[0] * c->dims[1];
 }
 
+/* The probe copies: out holds in, element for element. */
+static size_t transpose_probe_reference(const size_t *dims, uint64_t seed, double **expected, double **bound)
+{
+    size_t count = dims[0] * dims[1];
+    float *in = malloc(count * sizeof *in);
+    *expected = malloc(count * sizeof **expected);
+    *bound = calloc(count, sizeof **bound);
+    if (in && *expected && *bound) {
+        clk_fill_real(in, count, seed, 0);
+        for (size_t i = 0; i < count; i++)
+            (*expected)[i] = in[i];
+    } else
+        count = 0;
+    free(in);
+    return count;
+}
+
 const struct grade_family grade_family_transpose = {transpose_prepare, NULL, transpose_describe,
-                                                    transpose_host_reference, 2, transpose_bytes, 0};
+                                                    transpose_host_reference, 2, transpose_bytes, 0,
+                                                    transpose_probe_reference, "probe_transpose.cl"};

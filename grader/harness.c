@@ -6,12 +6,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define GUARD_CAP ((size_t)1 << 22)
+
 size_t harness_guard_elements(const struct grade_launch *launch, size_t count, uint32_t align_bytes)
 {
     size_t items = launch->global[0] * (launch->work_dims > 1 ? launch->global[1] : 1);
     size_t elements = 2 * (count > items ? count : items), bytes, align = align_bytes ? align_bytes : 4;
     if (elements < 1024)
         elements = 1024;
+    /* Past the grid and then some: a guard need not grow with a buffer of 2^24 elements. */
+    if (elements > GUARD_CAP && elements > (items > count ? items - count : 0) + GUARD_CAP / 2)
+        elements = (items > count ? items - count : 0) + GUARD_CAP / 2;
     bytes = elements * sizeof(float);
     return (bytes + align - 1) / align * align / sizeof(float);
 }

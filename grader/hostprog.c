@@ -5,12 +5,14 @@
 #include "rules.h"
 #include "sandbox.h"
 #include "scratch.h"
-#include "verify.h"
+#include "compare.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define OUTPUT_KEPT 4096
 #define REASON_SIZE 8192
@@ -130,16 +132,60 @@ static int prepare(const struct hostprog_job *job, struct host_run *h, char *rea
     return scratch_copy_file(prebuilt, h->binary, 0755, reason, size);
 }
 
-static void check_output(const struct hostprog_job *job, const struct host_run *h, int status, char *reason,
-                         size_t size, int *passed)
+/* One run of the host program: the size, the kernel it is given and the result it must write. */
+struct host_check {
+    const char *size;
+    const char *kernel; /* relative to its folder */
+    size_t (*reference)(const size_t *dims, uint64_t seed, double **expected, double **bound);
+    const char *what;   /* for the report: "--size 1000" or "the probe kernel" */
+};
+
+/* The layout of the result a host program writes, so that a matrix is reported by row and column. */
+static struct check_shape host_shape(const struct grade_lab_spec *lab, const size_t *dims, size_t count)
 {
-    size_t dims[3] = {0, 0, 0}, length = 0, count, expected_count, first = 0, wrong;
+    struct check_shape shape = {.count = count};
+    if (lab->family->dim_count == 3)
+        shape.rows = dims[0], shape.cols = dims[1];
+    else if (lab->family->dim_count == 2) /* the transpose: cols x rows */
+        shape.rows = dims[1], shape.cols = dims[0];
+    return shape;
+}
+
+static void compare_output(const struct grade_lab_spec *lab, const size_t *dims, const float *got,
+                           const double *expected, const double *bound, size_t count, char *reason, size_t size)
+{
+    struct check_shape shape = host_shape(lab, dims, count);
+    struct check_summary summary;
+    check_compare(got, expected, bound, &shape, &summary);
+    if (summary.wrong == 0)
+        return;
+    check_format(&summary, got, expected, &shape, reason, size);
+}
+
+/* Returns 1 when the program's output reports a kernel time of zero or less: a queue without profiling. */
+static int reports_no_time(const char *output, double *ms)
+{
+    for (const char *line = output; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+        const char *at = strstr(line, ": "), *end = strchr(line, '\n');
+        if (at && (!end || at < end) && sscanf(at + 2, "%lf ms", ms) == 1 && strstr(at, " ms") &&
+            (!end || strstr(at, " ms") < end))
+            return *ms <= 0.0;
+    }
+    return 0;
+}
+
+static int check_output(const struct hostprog_job *job, const struct host_run *h, const struct host_check *check,
+                        int status, char *reason, size_t size)
+{
+    size_t dims[3] = {0, 0, 0}, length = 0, count, expected_count;
     double *expected = NULL, *bound = NULL;
     char *bytes;
-    clk_parse_dims(job->lab->host_size, dims, job->lab->family->dim_count);
-    expected_count = job->lab->family->host_reference(dims, job->seed, &expected, &bound);
+    int passed = 0;
+    clk_parse_dims(check->size, dims, job->lab->family->dim_count);
+    expected_count = check->reference(dims, job->seed, &expected, &bound);
     bytes = scratch_read_untrusted(h->out, expected_count * sizeof(float) + 4096, &length);
     count = length / sizeof(float);
+    reason[0] = '\0';
     if (!bytes && status != 0)
         snprintf(reason, size, "it exited with status %d and wrote no --out file", status);
     else if (!bytes)
@@ -147,57 +193,118 @@ static void check_output(const struct hostprog_job *job, const struct host_run *
                  "with clk_write_floats");
     else if (count != expected_count || length % sizeof(float))
         snprintf(reason, size, "its --out file holds %zu bytes; %zu floats expected", length, expected_count);
-    else if ((wrong = clk_count_wrong((const float *)bytes, expected, bound, count, &first)) != 0)
-        snprintf(reason, size, "%zu of %zu results wrong; first at index %zu: expected %.9g, got %.9g", wrong, count,
-                 first, expected[first], (double)((const float *)bytes)[first]);
-    else {
-        snprintf(reason, size, "--size %s --seed %llu: all %zu results right", job->lab->host_size,
-                 (unsigned long long)job->seed, count);
-        *passed = 1;
-    }
+    else
+        compare_output(job->lab, dims, (const float *)bytes, expected, bound, count, reason, size);
+    passed = reason[0] == '\0';
     free(bytes);
     free(expected);
     free(bound);
+    return passed;
 }
 
-static void run(const struct hostprog_job *job, const struct host_run *h, char *reason, size_t size, int *passed)
+/* Writes text to a new file at path, never through a link that confined code may have left there. */
+static int write_new_file(const char *path, const char *text)
+{
+    size_t length = strlen(text);
+    int fd, rc;
+    scratch_remove(path);
+    if ((fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644)) < 0)
+        return -1;
+    rc = write(fd, text, length) == (ssize_t)length ? 0 : -1;
+    return close(fd) == 0 ? rc : -1;
+}
+
+/* Copies the lab's probe kernel into the run folder under the lab's kernel name. */
+static int stage_probe(const struct hostprog_job *job, const struct host_run *h, char *name, size_t size)
+{
+    char path[PATH_MAX + 160], *text, *at, *staged;
+    int rc;
+    snprintf(path, sizeof path, "%s/%s", job->g->kernels_dir, job->lab->family->probe_file);
+    if (!(text = clk_read_text(path, NULL)))
+        return -1;
+    at = strstr(text, "PROBE_KERNEL(");
+    staged = at ? malloc(strlen(text) + strlen(job->lab->kernel_name) + 1) : NULL;
+    if (staged)
+        sprintf(staged, "%.*s%s%s", (int)(at - text), text, job->lab->kernel_name, at + strlen("PROBE_KERNEL"));
+    snprintf(name, size, "clkit-probe.cl");
+    snprintf(path, sizeof path, "%s/%s", h->work, name);
+    rc = staged && write_new_file(path, staged) == 0 ? 0 : -1;
+    free(staged);
+    free(text);
+    return rc;
+}
+
+/* Runs the program once; returns 1 when it wrote the right result, with why not in reason. */
+static int run(const struct hostprog_job *job, const struct host_run *h, const struct host_check *check,
+               char *reason, size_t size)
 {
     const struct grading *g = job->g;
-    char seed[32], how[256];
+    char seed[32], how[256], head[256];
     char *argv[14];
-    int argc = 0;
+    int argc = 0, passed = 0;
+    double ms = 0.0;
     struct sandbox_policy p = policy_for(g, h);
     struct sandbox_outcome outcome;
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)job->seed);
     argv[argc++] = (char *)h->binary;
-    argv[argc++] = "--size", argv[argc++] = (char *)job->lab->host_size;
+    argv[argc++] = "--size", argv[argc++] = (char *)check->size;
     argv[argc++] = "--seed", argv[argc++] = seed;
-    argv[argc++] = "--kernel", argv[argc++] = (char *)h->kernel;
+    argv[argc++] = "--kernel", argv[argc++] = (char *)check->kernel;
     argv[argc++] = "--out", argv[argc++] = (char *)h->out;
     if (g->cli->device)
         argv[argc++] = "--device", argv[argc++] = (char *)g->cli->device;
     argv[argc] = NULL;
+    scratch_remove(h->out);
     sandbox_exec(argv, &p, &outcome);
+    snprintf(head, sizeof head, "%s (--size %s --seed %s --kernel %s): ", check->what, check->size, seed,
+             check->kernel);
     if (outcome.end != SANDBOX_EXITED || (outcome.code != 0 && outcome.code != 1)) {
         sandbox_describe(&outcome, p.timeout_s, how, sizeof how);
-        snprintf(reason, size, "%s/%s/host %s\nits output ends with:\n%s", g->source_dir, job->lab->name, how,
+        snprintf(reason, size, "%s%s/%s/host %s\nits output ends with:\n%s", head, g->source_dir, job->lab->name, how,
                  tail_of(outcome.output, OUTPUT_KEPT));
-    } else {
-        check_output(job, h, outcome.code, reason, size, passed);
-        if (!*passed)
-            snprintf(reason + strlen(reason), size - strlen(reason), "\nits output ends with:\n%s",
-                     tail_of(outcome.output, OUTPUT_KEPT));
+    } else if (!(passed = check_output(job, h, check, outcome.code, reason + strlen(head), size - strlen(head)))) {
+        memcpy(reason, head, strlen(head));
+        result_append(reason, size, "\nits output ends with:\n%s%s", tail_of(outcome.output, OUTPUT_KEPT), "");
+    } else if (reports_no_time(outcome.output ? outcome.output : "", &ms)) {
+        snprintf(reason, size, "%sthe result is right, but it reports a kernel time of %.3f ms: a queue created "
+                 "without CL_QUEUE_PROFILING_ENABLE has no event times (create it with that property)", head, ms);
+        passed = 0;
     }
     sandbox_outcome_free(&outcome);
+    return passed;
 }
 
 void hostprog_test(const struct hostprog_job *job, struct grade_lab_result *result)
 {
     static struct host_run h;
-    char reason[REASON_SIZE];
+    static char probe[64];
+    char reason[REASON_SIZE] = "";
+    const struct grade_lab_spec *lab = job->lab;
+    /* A small size that is no multiple of the work-group size, the lab's size, and the probe kernel: a host program
+       passes when it rounds its grid up, handles any size, and runs the kernel it is given. */
+    struct host_check checks[] = {
+        {lab->host_small, h.kernel, lab->family->host_reference, "a small size, no multiple of a work-group"},
+        {lab->host_size, h.kernel, lab->family->host_reference, "the lab's size"},
+        {lab->host_small, probe, lab->family->probe_reference, "with the kit's probe kernel, which computes "
+                                                                 "something else, it did not write the probe's result "
+                                                                 "(does it run the kernel --kernel names?)"},
+    };
     int passed = 0;
     memset(&h, 0, sizeof h);
-    if (prepare(job, &h, reason, sizeof reason) == 0)
-        run(job, &h, reason, sizeof reason, &passed);
-    result_add(result, "host program", passed ? job->lab->points.host : 0, job->lab->points.host, passed, reason);
+    if (prepare(job, &h, reason, sizeof reason) == 0) {
+        passed = 1;
+        for (size_t i = 0; passed && i < sizeof checks / sizeof checks[0]; i++) {
+            if (checks[i].kernel == probe && stage_probe(job, &h, probe, sizeof probe) != 0) {
+                snprintf(reason, sizeof reason, "the grader cannot stage its probe kernel %s/%s", job->g->kernels_dir,
+                         lab->family->probe_file);
+                passed = 0;
+            } else
+                passed = run(job, &h, &checks[i], reason, sizeof reason);
+        }
+        if (passed)
+            snprintf(reason, sizeof reason, "--size %s and --size %s --seed %llu: all results right; with the kit's "
+                     "probe kernel it writes the probe's result", lab->host_small, lab->host_size,
+                     (unsigned long long)job->seed);
+    }
+    result_add(result, "host program", passed ? lab->points.host : 0, lab->points.host, passed, reason);
 }

@@ -19,6 +19,7 @@ struct grade_case {
     size_t groups;   /* 1-D labs: work-groups in the grid; 0 for enough to cover n */
     int tile;        /* built with -DTILE=tile; 0 when the lab has no tile */
     int no_reference; /* a timing case: inputs only, no CPU reference */
+    int exact_only;   /* a shape too large to run twice: exact data only */
 };
 
 #define GRADE_MAX_BUFFERS 3
@@ -55,6 +56,10 @@ struct grade_family {
     /* The bytes moved (or, for work_is_flops, the floating-point operations) of case c. */
     double (*work)(const struct grade_case *c);
     int work_is_flops;
+    /* What a host program must write for --size dims --seed seed when it runs probe_file (in kernels/, its kernel
+       named PROBE_KERNEL) instead of the lab's kernel: proof that it runs the kernel it is given. */
+    size_t (*probe_reference)(const size_t *dims, uint64_t seed, double **expected, double **bound);
+    const char *probe_file;
 };
 
 enum grade_size_class { GRADE_SIZE_VECTOR, GRADE_SIZE_MATMUL, GRADE_SIZE_TRANSPOSE };
@@ -113,6 +118,7 @@ struct grade_lab_spec {
     const int *tiles;        /* tiles to build with, 0-terminated; NULL for none */
     int sweep_local_sizes;   /* run every power-of-two local size from 1 to 256 */
     const char *host_size;   /* --size for the host-program test */
+    const char *host_small;  /* a second, small --size, not a multiple of the host's work-group size */
     struct grade_points points;
     struct grade_perf perf;
     struct grade_technique technique;

@@ -254,7 +254,9 @@ static int judge_case(struct lab_run *r, const struct grade_case *c, uint64_t se
         rc = -1;
     } else if (status != CL_SUCCESS) {
         verdict->memory_ok = 1;
-        snprintf(verdict->values, sizeof verdict->values, "the launch failed with %s", clk_error_name(status));
+        const char *hint = clk_error_hint(status);
+        snprintf(verdict->values, sizeof verdict->values, "the launch failed with %s%s%s", clk_error_name(status),
+                 hint[0] ? ": " : "", hint);
     } else if (harness_judge(r->lab->family, &launch, request.guard, request.guard_bits, &raw, verdict) != 0) {
         rc = -1;
     }

@@ -28,6 +28,11 @@ static const struct {
     {"lab1/plus-equals", "lab1", "or only added into it (+= on an output it never set", ""},
     {"lab3/contiguous-chunks", "lab3", "the partial sums add up to the right total, but each is wrong", ""},
     {"lab4/no-barrier", "lab4", "the grid is capped below n, so each work-item needs a grid-stride loop", "-v"},
+    {"lab1/float-index", "lab1", "index 16777217: expected", ""},
+    /* Host-program mutants, each beside the solution's kernel. */
+    {"host/cpu-add", "lab1", "with the kit's probe kernel, which computes something else, it did not write", ""},
+    {"host/no-profiling", "lab1", "it reports a kernel time of -1.000 ms", ""},
+    {"host/no-round-up", "lab1", "hint: the global size must be a multiple of the local size", ""},
     /* The reference judge's verdicts, the same on every device. */
     {"lab6/no-second-barrier", "lab6", "data race on local memory in matmul_tiled at lab6/matmul_tiled.cl:", ""},
     {"lab6/global-fence", "lab6", "\u2717 memory safety    0.0/2    Oclgrind, the reference judge, found", ""},

@@ -1,0 +1,14 @@
+/* The host-program probe for the reduction: work-item 0 of each group adds its group's grid-stride share of a
+   alone, so a host program that runs the kernel it is given reports the sum of a, not a . b. */
+__kernel void PROBE_KERNEL(__global const float *a, __global const float *b, __global float *partial,
+                           __local float *scratch, const int n)
+{
+    int size = get_local_size(0), first = get_group_id(0) * size;
+    float sum = 0.0f;
+    if (get_local_id(0) != 0)
+        return;
+    for (int k = 0; k < size; k++)
+        for (int i = first + k; i < n; i += (int)get_global_size(0))
+            sum += a[i];
+    partial[get_group_id(0)] = sum;
+}
