@@ -22,10 +22,31 @@ END_TEST
 START_TEST(exact_cases_come_first_in_equal_number)
 {
     static struct grade_case cases[MAX];
-    size_t count = grade_expand_cases(grade_find_lab("lab1"), 256, cases, MAX);
-    ck_assert_uint_eq(count % 2, 0);
-    for (size_t i = 0; i < count; i++)
-        ck_assert_int_eq(cases[i].data, i < count / 2 ? GRADE_EXACT : GRADE_REAL);
+    size_t count = grade_expand_cases(grade_find_lab("lab1"), 256, cases, MAX), exact = 0;
+    for (size_t i = 0; i < count; i++) {
+        ck_assert_int_eq(cases[i].data, i == exact ? cases[i].data : GRADE_REAL);
+        exact += cases[i].data == GRADE_EXACT;
+    }
+    /* Every shape runs with exact data; all but the one past 2^24 also with real data. */
+    ck_assert_uint_eq(exact, count - exact + 1);
+    ck_assert_uint_eq(cases[exact - 1].dims[0], (1u << 24) + 3);
+}
+END_TEST
+
+/* A lab's maximum is fixed by its spec: the same on every device, with every flag and install. */
+START_TEST(maxima_are_fixed_by_the_spec)
+{
+    const double totals[] = {10, 12, 10, 14, 14, 14, 14};
+    const struct grade_lab_spec *all;
+    size_t count = grade_all_labs(&all);
+    for (size_t i = 0; i < count; i++) {
+        double total = 0.0;
+        for (int kind = 0; kind < GRADE_TEST_KINDS; kind++)
+            total += grade_test_points(&all[i], (enum grade_test_kind)kind);
+        ck_assert_msg(total == totals[i], "%s: %g", all[i].name, total);
+        ck_assert_double_eq(grade_test_points(&all[i], GRADE_TEST_SPEED), 0.0);
+        ck_assert_int_eq(grade_test_name(&all[i], GRADE_TEST_TECHNIQUE) != NULL, all[i].points.technique > 0);
+    }
 }
 END_TEST
 
@@ -110,6 +131,7 @@ Suite *labs_suite(void)
     TCase *tc = tcase_create("specs");
     tcase_add_test(tc, every_lab_is_found);
     tcase_add_test(tc, exact_cases_come_first_in_equal_number);
+    tcase_add_test(tc, maxima_are_fixed_by_the_spec);
     tcase_add_test(tc, lab4_sweeps_local_sizes_within_the_device_limit);
     tcase_add_test(tc, tiled_labs_use_tiles_of_8_16_and_32);
     tcase_add_test(tc, lab2_grids_are_far_smaller_than_n);

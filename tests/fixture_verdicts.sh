@@ -1,0 +1,15 @@
+#!/bin/sh
+# tests/fixture_verdicts.sh [GRADE OPTIONS]: grades every fixture under tests/fixtures with --quick and prints one
+# line per fixture: the fixture, its lab, and each test as name=score/max, so that the verdicts of two devices
+# can be compared with diff (the reference judge must make them the same). Run from the kit's root.
+for dir in tests/fixtures/*/* tests/fixtures/*/*/; do
+    dir=${dir%/}
+    for lab in "$dir"/lab[1-7]; do
+        [ -d "$lab" ] || continue
+        lab=${lab##*/}
+        line=$(NO_COLOR=1 ./grade --quick --seed 1 --submission "$dir" "$@" "$lab" 2>&1 |
+            awk '/^  [\342]/ { name = $2; for (i = 3; i < NF && $i !~ /\//; i++) name = name "_" $i;
+                               printf " %s=%s", name, $i }')
+        echo "${dir#tests/fixtures/} $lab:$line"
+    done
+done | sort -u
