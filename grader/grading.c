@@ -10,10 +10,13 @@
 #include "technique.h"
 #include "verdict.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* Adds every test of lab that result lacks, failed with why and its full points (speed: reported), and puts the
@@ -46,40 +49,125 @@ static void complete_lab(const struct grade_lab_spec *lab, const char *why, stru
     result->test_count = count;
 }
 
+/* From this many cores, the reference judge and the host program run beside the device's cases. */
+#ifndef BESIDE_CORES
+#define BESIDE_CORES 4
+#endif
+
+/* Removes the lab's run folders, keeping the device's kernel caches for the next run where keep is set. */
+static void close_runs(struct grading *g, const struct grade_lab_spec *lab, int keep)
+{
+    const char *suffixes[] = {"", RUNLAB_REFERENCE_RUN, HOSTPROG_RUN};
+    for (size_t i = 0; i < sizeof suffixes / sizeof *suffixes; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "%s%s", lab->name, suffixes[i]);
+        scratch_close_run(g->root, g->scratch, name, keep);
+    }
+}
+
+/* What the judges beside the device's hand back, through shared memory: the reference judge's verdicts and the
+   host-program test. */
+struct beside {
+    struct reference ref;
+    struct case_log log;
+    struct grade_test host;
+    char host_reason[8192];
+    int host_done;
+};
+
+static void reference_beside(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, struct beside *b)
+{
+    b->ref.log = &b->log;
+    /* The simulator launches work-groups of 1024: its case list holds every case a device can have. */
+    sanitize_run(g, lab, seed, 1024, g->cli->only_case, &b->ref);
+}
+
+static void host_beside(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, struct beside *b)
+{
+    struct hostprog_job job = {.g = g, .lab = lab, .seed = seed};
+    struct grade_lab_result r;
+    memset(&r, 0, sizeof r);
+    hostprog_test(&job, &r);
+    if (r.test_count == 1) {
+        b->host = r.tests[0];
+        snprintf(b->host_reason, sizeof b->host_reason, "%s", r.tests[0].reason ? r.tests[0].reason : "");
+        b->host.reason = NULL;
+        b->host_done = 1;
+    }
+    result_free(&r);
+}
+
+/* Runs work in a judge of its own beside this one (a fork: trusted code, no submitted code in it); returns its
+   pid, or -1 when it could not start (the caller then does the work itself). */
+static pid_t start_beside(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, struct beside *b,
+                          void (*work)(struct grading *, const struct grade_lab_spec *, uint64_t, struct beside *))
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        sandbox_init(); /* what its confined runs leave behind comes back to it */
+        g->style.colour = 0;
+        work(g, lab, seed, b);
+        sandbox_kill_orphans();
+        _exit(0);
+    }
+    if (pid > 0)
+        sandbox_keep(pid, 1);
+    return pid;
+}
+
+static void wait_beside(pid_t pid)
+{
+    if (pid <= 0)
+        return;
+    while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+        ;
+    sandbox_keep(pid, 0);
+}
+
 /* Grades one lab into result: the device's cases, the reference judge's, the technique, the host program; returns
-   2 on a set-up error, else 0. */
+   2 on a set-up error, else 0. With cores to spare, the reference judge and the host program run beside the
+   device's cases; on a small machine they run after them, so that no case's time limit is shared. */
 static int grade_lab(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed,
                      struct grade_lab_result *result)
 {
     static struct case_log device;
-    struct reference ref;
-    int built;
+    struct beside *b = mmap(NULL, sizeof *b, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    int built, beside = b != MAP_FAILED && sysconf(_SC_NPROCESSORS_ONLN) >= BESIDE_CORES;
+    pid_t reference = -1, host = -1;
     const char *why = "not run: the kernel does not build";
+    if (b == MAP_FAILED) {
+        result->setup_error = strdup("the grader ran out of memory");
+        return 2;
+    }
+    memset(b, 0, sizeof *b);
+    if (beside) {
+        reference = start_beside(g, lab, seed, b, reference_beside);
+        host = g->cli->only_case < 0 ? start_beside(g, lab, seed, b, host_beside) : -1;
+    }
     snprintf(result->lab, sizeof result->lab, "%s", lab->name);
     snprintf(g->replay, sizeof g->replay, "./grade %s%s%s%s%s%s", lab->name, g->cli->solutions ? " --solutions" : "",
              g->submission ? " --submission " : "", g->submission ? g->source_dir : "",
              g->cli->device ? " --device " : "", g->cli->device ? g->cli->device : "");
     built = runlab_device(g, lab, seed, &device, result);
-    if (built == 2) {
-        scratch_close_run(g->root, g->scratch, lab->name, 0);
-        return 2;
-    }
-    memset(&ref, 0, sizeof ref);
-    if (built) {
-        sanitize_run(g, lab, seed, g->max_local, g->cli->only_case, &ref);
-        verdict_cases(g, lab, seed, &device, &ref, result);
-        technique_test(lab, &ref, verdict_correct(result), result);
+    wait_beside(reference);
+    wait_beside(host);
+    if (built == 1) {
+        if (reference <= 0)
+            reference_beside(g, lab, seed, b);
+        verdict_cases(g, lab, seed, &device, &b->ref, result);
+        technique_test(lab, &b->ref, verdict_correct(result), result);
+        if (host <= 0 && g->cli->only_case < 0)
+            host_beside(g, lab, seed, b);
+        if (b->host_done)
+            result_add(result, b->host.name, b->host.score, b->host.max, b->host.passed, b->host_reason);
         why = g->cli->only_case >= 0 ? "not run: --case runs one case only" : g->cli->quick ? "not timed: --quick"
                                                                                            : "not run";
     }
-    if (built && g->cli->only_case < 0) {
-        struct hostprog_job job = {.g = g, .lab = lab, .seed = seed};
-        hostprog_test(&job, result);
-    }
-    sanitize_free(&ref);
     complete_lab(lab, why, result);
-    scratch_close_run(g->root, g->scratch, lab->name, g->cli->solutions);
-    return 0;
+    munmap(b, sizeof *b);
+    close_runs(g, lab, built == 1 && g->cli->solutions);
+    return built == 2 ? 2 : 0;
 }
 
 /* As root, submitted code runs as another user: where bubblewrap cannot hide them, the solutions and the tests

@@ -106,7 +106,9 @@ static int prepare(const struct hostprog_job *job, struct host_run *h, char *rea
     char src[PATH_MAX + 32], copy[PATH_MAX + 96], prebuilt[PATH_MAX + 64];
     snprintf(h->shown, sizeof h->shown, "%s/%s/host.c", g->source_dir, job->lab->name);
     snprintf(src, sizeof src, "%s/%s", g->source_dir, job->lab->name);
-    if (scratch_open_run(g->root, g->scratch, job->lab->name, h->run, sizeof h->run, reason, size) != 0)
+    char name[64];
+    snprintf(name, sizeof name, "%s%s", job->lab->name, HOSTPROG_RUN);
+    if (scratch_open_run(g->root, g->scratch, name, h->run, sizeof h->run, reason, size) != 0)
         return -1;
     snprintf(h->work, sizeof h->work, "%s/work-host", h->run);
     snprintf(h->binary, sizeof h->binary, "%s/host", h->run);

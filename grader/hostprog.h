@@ -17,6 +17,9 @@ struct hostprog_job {
 
 /* Adds the "host program" test to result: the program built from a scratch copy of its folder (the kit's own
    build for the solutions), run with --size, --seed, --kernel and --out. */
+/* The host program's run folder: run-lab4-host, apart from the kernel runner's. */
+#define HOSTPROG_RUN "-host"
+
 void hostprog_test(const struct hostprog_job *job, struct grade_lab_result *result);
 
 #endif

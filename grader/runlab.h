@@ -19,6 +19,7 @@ enum runlab_mode {
 };
 
 #define RUNLAB_MAX_CASES 256
+#define RUNLAB_REFERENCE_RUN "-reference" /* the reference judge's run folder: run-lab4-reference */
 #define RUNLAB_ALL_CASES (-1)
 #define RUNLAB_NO_CASE (-2) /* RUNLAB_REFERENCE: only the technique case */
 

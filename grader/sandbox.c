@@ -332,10 +332,31 @@ static void kill_leftovers(pid_t pid)
     sandbox_kill_orphans();
 }
 
+#define MAX_KEPT 4
+static pid_t kept[MAX_KEPT]; /* helper judges: children of this process that are not leftovers */
+
+void sandbox_keep(pid_t pid, int keep)
+{
+    for (int i = 0; i < MAX_KEPT; i++)
+        if (keep ? kept[i] == 0 : kept[i] == pid) {
+            kept[i] = keep ? pid : 0;
+            return;
+        }
+}
+
+static int is_kept(pid_t pid)
+{
+    for (int i = 0; i < MAX_KEPT; i++)
+        if (kept[i] == pid)
+            return 1;
+    return 0;
+}
+
 void sandbox_kill_orphans(void)
 {
     for (int round = 0; round < 200; round++) {
-        int found = 0;
+        pid_t found[256];
+        int count = 0;
         DIR *d = opendir("/proc");
         struct dirent *e;
         while (d && (e = readdir(d)) != NULL) {
@@ -347,15 +368,16 @@ void sandbox_kill_orphans(void)
                 continue;
             /* The name may hold spaces and parentheses of its choosing: the fields start after its last ')'. */
             if (fgets(line, sizeof line, f) && (name_end = strrchr(line, ')')) &&
-                sscanf(name_end + 1, " %*c %d", &parent) == 1 && parent == getpid())
-                found += kill((pid_t)atoi(e->d_name), SIGKILL) == 0;
+                sscanf(name_end + 1, " %*c %d", &parent) == 1 && parent == getpid() &&
+                !is_kept((pid_t)atoi(e->d_name)) && count < 256 && kill((pid_t)atoi(e->d_name), SIGKILL) == 0)
+                found[count++] = (pid_t)atoi(e->d_name);
             fclose(f);
         }
         if (d)
             closedir(d);
-        while (waitpid(-1, NULL, WNOHANG) > 0)
-            ;
-        if (!found)
+        for (int i = 0; i < count; i++) /* leftovers only: a helper judge is waited for by whoever started it */
+            waitpid(found[i], NULL, WNOHANG);
+        if (!count)
             return;
         usleep(2000);
     }

@@ -77,6 +77,10 @@ void sandbox_init(void);
 /* Kills and reaps every process that came back to this reaper: what a finished run or child left behind. */
 void sandbox_kill_orphans(void);
 
+/* Marks pid, a child of this process that judges alongside it (keep 1), as no leftover for sandbox_kill_orphans
+   to kill; keep 0 forgets it. */
+void sandbox_keep(pid_t pid, int keep);
+
 /* Describes the layers that hold for untrusted code on this machine, in one line. */
 void sandbox_layers(char *text, size_t size);
 

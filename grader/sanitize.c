@@ -166,7 +166,7 @@ static int oclgrind_argv(struct grading *g, const struct grade_lab_spec *lab, in
     snprintf(plugin, PATH_MAX + 64, "%s/kit/bin/libclkit-coalesce.so", g->scratch);
     if (clk_file_exists(plugin))
         argv[argc++] = "--plugins", argv[argc++] = plugin;
-    snprintf(log, PATH_MAX + 64, "%s/run-%s/oclgrind.log", g->scratch, lab->name);
+    snprintf(log, PATH_MAX + 64, "%s/run-%s%s/oclgrind.log", g->scratch, lab->name, RUNLAB_REFERENCE_RUN);
     argv[argc++] = "--log", argv[argc++] = log;
     argv[argc] = NULL;
     return 0;
@@ -201,7 +201,8 @@ static void read_findings(struct grading *g, const struct grade_lab_spec *lab, c
     char *log = scratch_read_untrusted(log_path, 4u << 20, &length), *counts;
     ref->findings = sanitize_parse(log ? log : "", ref->findings_text, sizeof ref->findings_text);
     free(log);
-    snprintf(counts_path, sizeof counts_path, "%s/run-%s/work/clkit-counts.txt", g->scratch, lab->name);
+    snprintf(counts_path, sizeof counts_path, "%s/run-%s%s/work/clkit-counts.txt", g->scratch, lab->name,
+             RUNLAB_REFERENCE_RUN);
     counts = scratch_read_untrusted(counts_path, 1u << 20, &length);
     ref->counted = counts && ref->log->technique_ran &&
                    sanitize_parse_counts(counts, &ref->counts) == 0;
@@ -247,8 +248,11 @@ static int run_once(struct grading *g, const struct grade_lab_spec *lab, uint64_
 void sanitize_run(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, size_t max_local,
                   long only_case, struct reference *ref)
 {
+    struct case_log *given = ref->log;
     memset(ref, 0, sizeof *ref);
-    if (!(ref->log = calloc(1, sizeof *ref->log))) {
+    ref->log = given;
+    ref->log_given = given != NULL;
+    if (!ref->log && !(ref->log = calloc(1, sizeof *ref->log))) {
         snprintf(ref->why, sizeof ref->why, "the grader ran out of host memory");
         return;
     }
@@ -262,6 +266,7 @@ void sanitize_run(struct grading *g, const struct grade_lab_spec *lab, uint64_t 
 
 void sanitize_free(struct reference *ref)
 {
-    free(ref->log);
+    if (!ref->log_given)
+        free(ref->log);
     ref->log = NULL;
 }

@@ -22,7 +22,8 @@ struct reference {
     int ran;                  /* Oclgrind ran the cases; when 0, why says why not; when 1, a why says that
                                  uninitialised values could not be checked */
     char why[2048];
-    struct case_log *log;     /* its verdict on each case it ran */
+    struct case_log *log;     /* its verdict on each case it ran (set before sanitize_run: the log to fill) */
+    int log_given;
     int findings;             /* distinct problems found (races, bad accesses, uninitialised values, divergence) */
     char findings_text[8192]; /* one line each, with file:line and a hint */
     struct technique_counts counts; /* the technique case, counted by the kit's plugin */
@@ -30,7 +31,7 @@ struct reference {
 };
 
 /* Runs lab's small exact cases (from a device allowing work-groups of max_local; only case only_case when >= 0)
-   and then its technique case under Oclgrind, each within a limit, and fills ref. */
+   and then its technique case under Oclgrind, each within a limit, and fills ref (and ref->log, when set). */
 void sanitize_run(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, size_t max_local,
                   long only_case, struct reference *ref);
 

@@ -17,7 +17,8 @@ struct tally {
 struct agreement {
     int device_wrong;   /* the device computed wrong values where the reference judge computed right ones */
     long first;         /* the first such case */
-    int excluded;       /* device-only failures set aside because the device has shown itself wrong */
+    int excluded;       /* device-only cases set aside: the device has shown itself wrong, or the kernel races */
+    int racy;           /* the reference judge found a data race */
 };
 
 /* What one case contributes: its verdicts and where they come from. */
@@ -28,17 +29,30 @@ struct merged {
     const char *device_wrong; /* the device's wrong values where the reference judge's are right */
 };
 
-static const struct case_verdict *reference_verdict(const struct reference *ref, size_t i)
+static int same_case(const struct grade_case *a, const struct grade_case *b)
 {
-    return ref && ref->ran && ref->log && i < ref->log->count && ref->log->ran[i] ? &ref->log->verdicts[i] : NULL;
+    return a->data == b->data && !memcmp(a->dims, b->dims, sizeof a->dims) && a->local[0] == b->local[0] &&
+           a->local[1] == b->local[1] && a->groups == b->groups && a->tile == b->tile;
+}
+
+/* The reference judge's verdict on the device's case c (the two runs may list different cases: a device that
+   cannot launch a tile leaves its cases out), or NULL when it did not run it. */
+static const struct case_verdict *reference_verdict(const struct reference *ref, const struct grade_case *c)
+{
+    for (size_t i = 0; ref && ref->ran && ref->log && i < ref->log->count; i++)
+        if (ref->log->ran[i] && same_case(&ref->log->cases[i], c))
+            return &ref->log->verdicts[i];
+    return NULL;
 }
 
 static void compare_runs(const struct case_log *device, const struct reference *ref, struct agreement *a)
 {
     memset(a, 0, sizeof *a);
     a->first = -1;
+    /* With a race, what the device computed is luck: only the reference judge's cases count. */
+    a->racy = ref && ref->ran && strstr(ref->findings_text, "data race") != NULL;
     for (size_t i = 0; i < device->count; i++) {
-        const struct case_verdict *rv = reference_verdict(ref, i);
+        const struct case_verdict *rv = reference_verdict(ref, &device->cases[i]);
         if (device->ran[i] && rv && !device->verdicts[i].values_ok && rv->values_ok && a->device_wrong++ == 0)
             a->first = (long)i;
     }
@@ -49,7 +63,8 @@ static void compare_runs(const struct case_log *device, const struct reference *
 static int merge_case(const struct case_log *device, const struct reference *ref, size_t i, struct agreement *a,
                       struct merged *m)
 {
-    const struct case_verdict *dv = device->ran[i] ? &device->verdicts[i] : NULL, *rv = reference_verdict(ref, i);
+    const struct case_verdict *dv = device->ran[i] ? &device->verdicts[i] : NULL;
+    const struct case_verdict *rv = reference_verdict(ref, &device->cases[i]);
     memset(m, 0, sizeof *m);
     if (!dv)
         return 0;
@@ -59,8 +74,9 @@ static int merge_case(const struct case_log *device, const struct reference *ref
     m->device_wrong = rv && rv->values_ok && !dv->values_ok ? dv->values : NULL;
     m->memory_ok = dv->memory_ok && (!rv || rv->memory_ok);
     m->memory = !dv->memory_ok ? dv->memory : rv ? rv->memory : "";
-    /* A device that miscompiled a case the reference judge got right is not believed on cases only it ran. */
-    if (!rv && !dv->values_ok && a->device_wrong > 0) {
+    /* A device that miscompiled a case the reference judge got right is not believed on cases only it ran, nor
+       is any device on a kernel that races. */
+    if (!rv && ((!dv->values_ok && a->device_wrong > 0) || a->racy)) {
         a->excluded++;
         return 0;
     }
@@ -108,7 +124,9 @@ static void report_tally(struct grade_lab_result *result, const char *name, doub
     int used;
     if (!reason)
         return;
-    if (t->cases == 0)
+    if (t->cases == 0 && extra[0])
+        used = snprintf(reason, size, "no case counts: %s", extra + 1), extra = "";
+    else if (t->cases == 0)
         used = snprintf(reason, size, "not run: --case selects a case of another test");
     else if (t->failed == 0 && t->unearned)
         used = snprintf(reason, size, "no unsafe access, but %d of %d cases compute wrong values, and memory safety "
@@ -160,6 +178,11 @@ static void suspect_note(const struct grading *g, const struct grade_lab_spec *l
                          const struct agreement *a, char *text, size_t size)
 {
     text[0] = '\0';
+    if (a->racy) {
+        snprintf(text, size, "\nthe kernel races (see memory safety): what a device computes is luck, so only the "
+                 "small cases that the reference judge ran count");
+        return;
+    }
     if (a->device_wrong == 0)
         return;
     snprintf(text, size, "\nthe device computed %d case%s wrong that Oclgrind, the reference judge, computes right: "
@@ -211,39 +234,65 @@ static void reference_note(const struct grade_lab_spec *lab, const struct refere
     }
 }
 
-/* A runner that stopped: the test it stopped in says how and where, with what the reference judge found; the
-   tests after it were not run. */
-static void report_stop(const struct grade_lab_spec *lab, const struct case_log *device, const struct reference *ref,
+/* Where the cases stopped counting, if they did: the device or the reference judge stopped in a case, or the
+   kernel's results are undefined (a barrier not every work-item reaches: some devices hang there, others go on).
+   Writes why to text and returns the test it stopped in, or -1. */
+static int find_stop(const struct grade_lab_spec *lab, const struct case_log *device, const struct reference *ref,
+                     char *text, size_t size)
+{
+    char description[128];
+    const struct case_log *log = ref && ref->ran ? ref->log : NULL;
+    if (device->stopped_at >= 0) {
+        const struct grade_case *c = &device->cases[device->stopped_at];
+        lab->family->describe(c, description, sizeof description);
+        snprintf(text, size, "the kernel %s in case %ld of %zu (%s)", device->how, device->stopped_at + 1,
+                 device->count, description);
+        return c->data == GRADE_EXACT ? GRADE_TEST_EXACT : GRADE_TEST_REAL;
+    }
+    if (log && log->stopped_at >= 0 && (size_t)log->stopped_at < log->count) {
+        lab->family->describe(&log->cases[log->stopped_at], description, sizeof description);
+        snprintf(text, size, "under Oclgrind, the reference judge, whose verdict stands, the kernel %s in case %s",
+                 log->how, description);
+        return GRADE_TEST_EXACT;
+    }
+    if (log && strstr(ref->findings_text, "divergence")) {
+        snprintf(text, size, "the kernel's results are undefined: a barrier that not every work-item of a group "
+                 "reaches (some devices hang there, others go on)");
+        return GRADE_TEST_EXACT;
+    }
+    return -1;
+}
+
+/* Cases that stopped counting: the test they stopped in says why, with what the reference judge found; the tests
+   after it were not run. */
+static void report_stop(const struct grade_lab_spec *lab, int first, const char *why, const struct reference *ref,
                         struct grade_lab_result *result)
 {
     static char reason[12288], note[9000];
-    const struct grade_case *c = &device->cases[device->stopped_at];
-    char description[128];
-    int first = c->data == GRADE_EXACT ? GRADE_TEST_EXACT : GRADE_TEST_REAL;
-    lab->family->describe(c, description, sizeof description);
     reference_note(lab, ref, note, sizeof note);
-    snprintf(reason, sizeof reason, "the kernel %s in case %ld of %zu (%s)%s", device->how, device->stopped_at + 1,
-             device->count, description, note);
+    snprintf(reason, sizeof reason, "%s%s", why, note);
     result_add(result, grade_test_name(lab, (enum grade_test_kind)first), 0,
                grade_test_points(lab, (enum grade_test_kind)first), 0, reason);
-    snprintf(reason, sizeof reason, "not run: the kernel %s in an earlier test", device->how);
+    snprintf(reason, sizeof reason, "not run: the cases stopped counting in an earlier test");
     for (int t = first + 1; t <= GRADE_TEST_MEMORY; t++)
         result_add(result, grade_test_name(lab, (enum grade_test_kind)t), 0,
-                   grade_test_points(lab, (enum grade_test_kind)t), 0, t == GRADE_TEST_MEMORY && ref && ref->findings ? note + 1 : reason);
+                   grade_test_points(lab, (enum grade_test_kind)t), 0,
+                   t == GRADE_TEST_MEMORY && ref && ref->findings ? note + 1 : reason);
 }
 
 void verdict_cases(const struct grading *g, const struct grade_lab_spec *lab, uint64_t seed,
                    const struct case_log *device, const struct reference *ref, struct grade_lab_result *result)
 {
     static struct tally tallies[3];
-    static char suspect[1024], note[9000];
+    static char suspect[1024], note[9000], stop[1024];
     struct agreement a;
+    int stopped_in = find_stop(lab, device, ref, stop, sizeof stop);
     memset(tallies, 0, sizeof tallies);
     compare_runs(device, ref, &a);
     tally_cases(g, lab, seed, device, ref, &a, tallies);
     suspect_note(g, lab, seed, &a, suspect, sizeof suspect);
-    if (device->stopped_at >= 0 && device->cases[device->stopped_at].data == GRADE_EXACT) {
-        report_stop(lab, device, ref, result);
+    if (stopped_in == GRADE_TEST_EXACT) {
+        report_stop(lab, stopped_in, stop, ref, result);
         return;
     }
     report_tally(result, "exact cases", lab->points.exact, &tallies[0],
@@ -252,12 +301,12 @@ void verdict_cases(const struct grading *g, const struct grade_lab_spec *lab, ui
                  "%d of %d exact cases wrong", suspect);
     if (a.device_wrong && result->test_count > 0)
         result->tests[result->test_count - 1].noted = 1;
-    if (device->stopped_at >= 0) {
-        report_stop(lab, device, ref, result);
+    if (stopped_in >= 0) {
+        report_stop(lab, stopped_in, stop, ref, result);
         return;
     }
     report_tally(result, "real cases", lab->points.real, &tallies[1], "all %d real cases within tolerance",
-                 "%d of %d real cases wrong", tallies[0].failed ? "" : suspect);
+                 "%d of %d real cases wrong", tallies[0].failed && !a.racy ? "" : suspect);
     reference_note(lab, ref, note, sizeof note);
     if (ref && ref->ran && ref->findings > 0) {
         result_add(result, "memory safety", 0, lab->points.memory, 0, note + 1);
