@@ -1,7 +1,5 @@
 #include "data.h"
 
-#include <math.h>
-
 uint64_t clk_random_next(uint64_t *state)
 {
     uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
@@ -17,6 +15,10 @@ static uint64_t stream_state(uint64_t seed, unsigned stream)
     return state;
 }
 
+/* 2^-6 to 2^6. */
+static const float powers_of_two[13] = {0.015625f, 0.03125f, 0.0625f, 0.125f, 0.25f, 0.5f, 1.0f,
+                                        2.0f,      4.0f,     8.0f,    16.0f,  32.0f, 64.0f};
+
 void clk_fill_real(float *values, size_t count, uint64_t seed, unsigned stream)
 {
     uint64_t state = stream_state(seed, stream);
@@ -25,7 +27,7 @@ void clk_fill_real(float *values, size_t count, uint64_t seed, unsigned stream)
         uint64_t bits = clk_random_next(&state);
         float unit = (float)(bits >> 40) * (1.0f / 16777216.0f);
         /* Scaling by a power of two is exact: the spread tests indices and clamps, not rounding. */
-        values[i] = ldexpf(2.0f * unit - 1.0f, (int)(bits % 13u) - 6);
+        values[i] = (2.0f * unit - 1.0f) * powers_of_two[bits % 13u];
     }
 }
 

@@ -18,7 +18,7 @@ struct agreement {
     int device_wrong;   /* the device computed wrong values where the reference judge computed right ones */
     long first;         /* the first such case */
     int excluded;       /* device-only cases set aside: the device has shown itself wrong, or the kernel races */
-    int racy;           /* the reference judge found a data race */
+    int racy;           /* the reference judge found a race, a bad access, an uninitialised value */
 };
 
 /* What one case contributes: its verdicts and where they come from. */
@@ -49,8 +49,9 @@ static void compare_runs(const struct case_log *device, const struct reference *
 {
     memset(a, 0, sizeof *a);
     a->first = -1;
-    /* With a race, what the device computed is luck: only the reference judge's cases count. */
-    a->racy = ref && ref->ran && strstr(ref->findings_text, "data race") != NULL;
+    /* With a race or an access outside the buffers, what the device computed is luck: only the reference judge's
+       cases count. */
+    a->racy = ref && ref->ran && ref->findings > 0;
     for (size_t i = 0; i < device->count; i++) {
         const struct case_verdict *rv = reference_verdict(ref, &device->cases[i]);
         if (device->ran[i] && rv && !device->verdicts[i].values_ok && rv->values_ok && a->device_wrong++ == 0)
@@ -179,8 +180,8 @@ static void suspect_note(const struct grading *g, const struct grade_lab_spec *l
 {
     text[0] = '\0';
     if (a->racy) {
-        snprintf(text, size, "\nthe kernel races (see memory safety): what a device computes is luck, so only the "
-                 "small cases that the reference judge ran count");
+        snprintf(text, size, "\nthe kernel races or reaches outside its buffers (see memory safety): what a device "
+                 "computes then is luck, so only the small cases that the reference judge ran count");
         return;
     }
     if (a->device_wrong == 0)
@@ -245,8 +246,12 @@ static int find_stop(const struct grade_lab_spec *lab, const struct case_log *de
     if (device->stopped_at >= 0) {
         const struct grade_case *c = &device->cases[device->stopped_at];
         lab->family->describe(c, description, sizeof description);
-        snprintf(text, size, "the kernel %s in case %ld of %zu (%s)", device->how, device->stopped_at + 1,
-                 device->count, description);
+        snprintf(text, size, "the kernel %s in case %ld of %zu (%s)%s", device->how, device->stopped_at + 1,
+                 device->count, description,
+                 log && log->stopped_at < 0 && !strncmp(device->how, "did not finish", 14)
+                     ? "\nunder the reference judge every small case finished: the kernel is far too slow rather than "
+                       "endless (does each work-item do only its share of the work?)"
+                     : "");
         return c->data == GRADE_EXACT ? GRADE_TEST_EXACT : GRADE_TEST_REAL;
     }
     if (log && log->stopped_at >= 0 && (size_t)log->stopped_at < log->count) {
