@@ -183,6 +183,9 @@ static void clean_environment(const struct sandbox_policy *p, char env[MAX_ENV][
     snprintf(env[n++], 1024, "POCL_CACHE_DIR=%s/pocl-cache", home); /* scratch.c fills both from trusted copies */
     snprintf(env[n++], 1024, "CUDA_CACHE_PATH=%s/nv-cache", home);
     snprintf(env[n++], 1024, "XDG_CACHE_HOME=%s/cache", home);
+    /* Oclgrind on one thread: a kernel that reads memory it never wrote gets what an earlier work-group left there,
+       and that must be the same on every machine. */
+    snprintf(env[n++], 1024, "OCLGRIND_NUM_THREADS=1");
     for (int i = 0; kept[i] && n < MAX_ENV - 1; i++)
         if (getenv(kept[i]) && strlen(getenv(kept[i])) < 900)
             snprintf(env[n++], 1024, "%s=%s", kept[i], getenv(kept[i]));
