@@ -17,6 +17,7 @@
 #define OUTPUT_KEPT 4096
 #define REASON_SIZE 8192
 #define MAX_FLAGS 96
+#define PROBE_FILE "clkit-probe.cl" /* the probe kernel, in the host program's folder */
 
 /* A host program's run folder: the scratch copy of its lab folder, and where its binary and --out file go. */
 struct host_run {
@@ -99,6 +100,38 @@ static int build(const struct grading *g, struct host_run *h, char *reason, size
     return rc;
 }
 
+/* Writes text to a new file at path, never through a link that confined code may have left there. */
+static int write_new_file(const char *path, const char *text)
+{
+    size_t length = strlen(text);
+    int fd, rc;
+    scratch_remove(path);
+    if ((fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644)) < 0)
+        return -1;
+    rc = write(fd, text, length) == (ssize_t)length ? 0 : -1;
+    return close(fd) == 0 ? rc : -1;
+}
+
+/* Copies the lab's probe kernel into the run folder under the lab's kernel name; called before any confined code
+   has run there, so that no link it could leave in its place is followed by the judge. */
+static int stage_probe(const struct hostprog_job *job, const struct host_run *h)
+{
+    char path[PATH_MAX + 160], *text, *at, *staged;
+    int rc;
+    snprintf(path, sizeof path, "%s/%s", job->g->kernels_dir, job->lab->family->probe_file);
+    if (!(text = clk_read_text(path, NULL)))
+        return -1;
+    at = strstr(text, "PROBE_KERNEL(");
+    staged = at ? malloc(strlen(text) + strlen(job->lab->kernel_name) + 1) : NULL;
+    if (staged)
+        sprintf(staged, "%.*s%s%s", (int)(at - text), text, job->lab->kernel_name, at + strlen("PROBE_KERNEL"));
+    snprintf(path, sizeof path, "%s/%s", h->work, PROBE_FILE);
+    rc = staged && write_new_file(path, staged) == 0 ? 0 : -1;
+    free(staged);
+    free(text);
+    return rc;
+}
+
 /* Stages the run folder and gets the binary: the kit's own for the solutions, else built afresh. */
 static int prepare(const struct hostprog_job *job, struct host_run *h, char *reason, size_t size)
 {
@@ -128,6 +161,11 @@ static int prepare(const struct hostprog_job *job, struct host_run *h, char *rea
     }
     if (rules_check_file(RULES_HOST, copy, h->shown, reason, size) != 0)
         return -1;
+    if (stage_probe(job, h) != 0) {
+        snprintf(reason, size, "the grader cannot stage its probe kernel %s/%s", g->kernels_dir,
+                 job->lab->family->probe_file);
+        return -1;
+    }
     if (!g->cli->solutions)
         return build(g, h, reason, size);
     snprintf(prebuilt, sizeof prebuilt, "%s/build/solutions/%s/host", g->root, job->lab->name);
@@ -204,38 +242,6 @@ static int check_output(const struct hostprog_job *job, const struct host_run *h
     return passed;
 }
 
-/* Writes text to a new file at path, never through a link that confined code may have left there. */
-static int write_new_file(const char *path, const char *text)
-{
-    size_t length = strlen(text);
-    int fd, rc;
-    scratch_remove(path);
-    if ((fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644)) < 0)
-        return -1;
-    rc = write(fd, text, length) == (ssize_t)length ? 0 : -1;
-    return close(fd) == 0 ? rc : -1;
-}
-
-/* Copies the lab's probe kernel into the run folder under the lab's kernel name. */
-static int stage_probe(const struct hostprog_job *job, const struct host_run *h, char *name, size_t size)
-{
-    char path[PATH_MAX + 160], *text, *at, *staged;
-    int rc;
-    snprintf(path, sizeof path, "%s/%s", job->g->kernels_dir, job->lab->family->probe_file);
-    if (!(text = clk_read_text(path, NULL)))
-        return -1;
-    at = strstr(text, "PROBE_KERNEL(");
-    staged = at ? malloc(strlen(text) + strlen(job->lab->kernel_name) + 1) : NULL;
-    if (staged)
-        sprintf(staged, "%.*s%s%s", (int)(at - text), text, job->lab->kernel_name, at + strlen("PROBE_KERNEL"));
-    snprintf(name, size, "clkit-probe.cl");
-    snprintf(path, sizeof path, "%s/%s", h->work, name);
-    rc = staged && write_new_file(path, staged) == 0 ? 0 : -1;
-    free(staged);
-    free(text);
-    return rc;
-}
-
 /* Runs the program once; returns 1 when it wrote the right result, with why not in reason. */
 static int run(const struct hostprog_job *job, const struct host_run *h, const struct host_check *check,
                char *reason, size_t size)
@@ -279,7 +285,7 @@ static int run(const struct hostprog_job *job, const struct host_run *h, const s
 void hostprog_test(const struct hostprog_job *job, struct grade_lab_result *result)
 {
     static struct host_run h;
-    static char probe[64];
+    static char probe[] = PROBE_FILE;
     char reason[REASON_SIZE] = "";
     const struct grade_lab_spec *lab = job->lab;
     /* A small size that is no multiple of the work-group size, the lab's size, and the probe kernel: a host program
@@ -295,14 +301,8 @@ void hostprog_test(const struct hostprog_job *job, struct grade_lab_result *resu
     memset(&h, 0, sizeof h);
     if (prepare(job, &h, reason, sizeof reason) == 0) {
         passed = 1;
-        for (size_t i = 0; passed && i < sizeof checks / sizeof checks[0]; i++) {
-            if (checks[i].kernel == probe && stage_probe(job, &h, probe, sizeof probe) != 0) {
-                snprintf(reason, sizeof reason, "the grader cannot stage its probe kernel %s/%s", job->g->kernels_dir,
-                         lab->family->probe_file);
-                passed = 0;
-            } else
-                passed = run(job, &h, &checks[i], reason, sizeof reason);
-        }
+        for (size_t i = 0; passed && i < sizeof checks / sizeof checks[0]; i++)
+            passed = run(job, &h, &checks[i], reason, sizeof reason);
         if (passed)
             snprintf(reason, sizeof reason, "--size %s and --size %s --seed %llu: all results right; with the kit's "
                      "probe kernel it writes the probe's result", lab->host_small, lab->host_size,
