@@ -35,7 +35,7 @@ GRADER      := build/grader/grade
 # The runner: the only grader process that runs submitted code (see README, Security).
 RUNNER      := build/grader/clkit-runner
 RUNNER_OBJ  := $(patsubst %,build/grader/%.o,runner builds clblast compare families families2d harness labs perf \
-               profile result safetext wire)
+               profile result safetext spot wire)
 # How the grader builds a submitted host program: the compiler, its flags, "--", the libraries (one per line).
 HOST_FLAGS  := build/host-flags
 

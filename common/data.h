@@ -9,6 +9,10 @@
    random power of two), from (seed, stream); each stream is an independent sequence. */
 void clk_fill_real(float *values, size_t count, uint64_t seed, unsigned stream);
 
+/* The value clk_fill_real(values, count > index, seed, stream) puts in values[index], computed alone: a check can
+   draw single inputs of a large case without making the case. */
+float clk_real_at(uint64_t seed, unsigned stream, size_t index);
+
 /* Fills values with small integers in [-4, 4] from (seed, stream), for which float sums stay exact. */
 void clk_fill_exact(float *values, size_t count, uint64_t seed, unsigned stream);
 

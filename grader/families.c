@@ -4,6 +4,7 @@
 #include "data.h"
 #include "reference.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,8 +119,23 @@ static size_t vadd_probe_reference(const size_t *dims, uint64_t seed, double **e
     return n;
 }
 
-const struct grade_family grade_family_vadd = {vadd_prepare, NULL, vadd_describe, vadd_host_reference, 1,
-                                               vadd_bytes, 0, vadd_probe_reference, "probe_vadd.cl"};
+static size_t vadd_length(const struct grade_case *c)
+{
+    return c->dims[0];
+}
+
+static void vadd_spot(const struct grade_case *c, uint64_t seed, size_t index, double *expected, double *bound)
+{
+    float a = clk_real_at(seed, 0, index), b = clk_real_at(seed, 1, index);
+    (void)c;
+    clk_ref_vadd(&a, &b, 1, expected, bound);
+}
+
+const struct grade_family grade_family_vadd = {
+    .prepare = vadd_prepare, .describe = vadd_describe, .host_reference = vadd_host_reference, .dim_count = 1,
+    .work = vadd_bytes, .probe_reference = vadd_probe_reference, .probe_file = "probe_vadd.cl",
+    .result_length = vadd_length, .spot = vadd_spot,
+};
 
 /* --- dot: partial sums (lab 3: one per work-item; lab 4: one per work-group) --- */
 
@@ -213,9 +229,52 @@ static size_t dot_probe_reference(const size_t *dims, uint64_t seed, double **ex
     return count;
 }
 
-const struct grade_family grade_family_dot_partials = {dot_partials_prepare, NULL, describe_1d,
-                                                       dot_host_reference, 1, dot_bytes, 0,
-                                                       dot_probe_reference, "probe_dot_partials.cl"};
-const struct grade_family grade_family_dot_groups = {dot_groups_prepare, dot_groups_finish, describe_1d,
-                                                     dot_host_reference, 1, dot_bytes, 0,
-                                                     dot_probe_reference, "probe_dot_groups.cl"};
+/* The sum of a[i] b[i] for i = first, first + step, ... below n, drawn input by input, with its bound. */
+static void dot_spot_sum(uint64_t seed, size_t n, size_t first, size_t step, double *expected, double *bound)
+{
+    double sum = 0.0, sum_abs = 0.0;
+    size_t terms = 0;
+    for (size_t i = first; i < n; i += step, terms++) {
+        double product = (double)clk_real_at(seed, 0, i) * (double)clk_real_at(seed, 1, i);
+        sum += product;
+        sum_abs += fabs(product);
+    }
+    *expected = sum;
+    *bound = clk_sum_bound(terms, sum_abs);
+}
+
+static size_t dot_partials_length(const struct grade_case *c)
+{
+    return groups_for(c, 64) * c->local[0];
+}
+
+static void dot_partials_spot(const struct grade_case *c, uint64_t seed, size_t index, double *expected,
+                              double *bound)
+{
+    dot_spot_sum(seed, c->dims[0], index, dot_partials_length(c), expected, bound);
+}
+
+static size_t dot_groups_length(const struct grade_case *c)
+{
+    (void)c;
+    return 1;
+}
+
+static void dot_groups_spot(const struct grade_case *c, uint64_t seed, size_t index, double *expected,
+                            double *bound)
+{
+    (void)index;
+    dot_spot_sum(seed, c->dims[0], 0, 1, expected, bound);
+    *bound *= 2.0; /* as in dot_groups_prepare */
+}
+
+const struct grade_family grade_family_dot_partials = {
+    .prepare = dot_partials_prepare, .describe = describe_1d, .host_reference = dot_host_reference,
+    .dim_count = 1, .work = dot_bytes, .probe_reference = dot_probe_reference,
+    .probe_file = "probe_dot_partials.cl", .result_length = dot_partials_length, .spot = dot_partials_spot,
+};
+const struct grade_family grade_family_dot_groups = {
+    .prepare = dot_groups_prepare, .finish = dot_groups_finish, .describe = describe_1d,
+    .host_reference = dot_host_reference, .dim_count = 1, .work = dot_bytes, .probe_reference = dot_probe_reference,
+    .probe_file = "probe_dot_groups.cl", .result_length = dot_groups_length, .spot = dot_groups_spot,
+};

@@ -4,6 +4,7 @@
 #include "data.h"
 #include "reference.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,11 +130,34 @@ static size_t matmul_probe_reference(const size_t *dims, uint64_t seed, double *
     return count;
 }
 
-const struct grade_family grade_family_matmul = {matmul_prepare, NULL, matmul_describe, matmul_host_reference, 3,
-                                                 matmul_flops, 1, matmul_probe_reference, "probe_matmul.cl"};
-const struct grade_family grade_family_matmul_swapped = {matmul_swapped_prepare, NULL, matmul_describe,
-                                                         matmul_host_reference, 3, matmul_flops, 1,
-                                                         matmul_probe_reference, "probe_matmul.cl"};
+static size_t matmul_length(const struct grade_case *c)
+{
+    return c->dims[0] * c->dims[1];
+}
+
+static void matmul_spot(const struct grade_case *c, uint64_t seed, size_t index, double *expected, double *bound)
+{
+    size_t N = c->dims[1], K = c->dims[2], row = index / N, col = index % N;
+    double sum = 0.0, sum_abs = 0.0;
+    for (size_t k = 0; k < K; k++) {
+        double product = (double)clk_real_at(seed, 0, row * K + k) * (double)clk_real_at(seed, 1, k * N + col);
+        sum += product;
+        sum_abs += fabs(product);
+    }
+    *expected = sum;
+    *bound = clk_sum_bound(K, sum_abs);
+}
+
+const struct grade_family grade_family_matmul = {
+    .prepare = matmul_prepare, .describe = matmul_describe, .host_reference = matmul_host_reference,
+    .dim_count = 3, .work = matmul_flops, .work_is_flops = 1, .probe_reference = matmul_probe_reference,
+    .probe_file = "probe_matmul.cl", .result_length = matmul_length, .spot = matmul_spot,
+};
+const struct grade_family grade_family_matmul_swapped = {
+    .prepare = matmul_swapped_prepare, .describe = matmul_describe, .host_reference = matmul_host_reference,
+    .dim_count = 3, .work = matmul_flops, .work_is_flops = 1, .probe_reference = matmul_probe_reference,
+    .probe_file = "probe_matmul.cl", .result_length = matmul_length, .spot = matmul_spot,
+};
 
 /* --- transpose: out (cols x rows) = in (rows x cols) transposed --- */
 
@@ -196,6 +220,22 @@ static size_t transpose_probe_reference(const size_t *dims, uint64_t seed, doubl
     return count;
 }
 
-const struct grade_family grade_family_transpose = {transpose_prepare, NULL, transpose_describe,
-                                                    transpose_host_reference, 2, transpose_bytes, 0,
-                                                    transpose_probe_reference, "probe_transpose.cl"};
+static size_t transpose_length(const struct grade_case *c)
+{
+    return c->dims[0] * c->dims[1];
+}
+
+/* out is cols x rows: out[col][row] = in[row][col]. */
+static void transpose_spot(const struct grade_case *c, uint64_t seed, size_t index, double *expected,
+                           double *bound)
+{
+    size_t rows = c->dims[0], cols = c->dims[1], col = index / rows, row = index % rows;
+    *expected = clk_real_at(seed, 0, row * cols + col);
+    *bound = 0.0;
+}
+
+const struct grade_family grade_family_transpose = {
+    .prepare = transpose_prepare, .describe = transpose_describe, .host_reference = transpose_host_reference,
+    .dim_count = 2, .work = transpose_bytes, .probe_reference = transpose_probe_reference,
+    .probe_file = "probe_transpose.cl", .result_length = transpose_length, .spot = transpose_spot,
+};

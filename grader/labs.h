@@ -60,6 +60,11 @@ struct grade_family {
        named PROBE_KERNEL) instead of the lab's kernel: proof that it runs the kernel it is given. */
     size_t (*probe_reference)(const size_t *dims, uint64_t seed, double **expected, double **bound);
     const char *probe_file;
+    /* The length of case c's compared result (after finish). */
+    size_t (*result_length)(const struct grade_case *c);
+    /* Element index of case c's result with real data from seed, worked out alone from single inputs, with its
+       bound: the check of a timed run, whose whole reference would cost seconds and a gigabyte. */
+    void (*spot)(const struct grade_case *c, uint64_t seed, size_t index, double *expected, double *bound);
 };
 
 enum grade_size_class { GRADE_SIZE_VECTOR, GRADE_SIZE_MATMUL, GRADE_SIZE_TRANSPOSE };

@@ -1,9 +1,11 @@
 #include "perf.h"
 
+#include "compare.h"
 #include "harness.h"
 #include "program.h"
 #include "timing.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +31,11 @@ cl_int perf_setup(const struct clk_env *env, struct perf_kernel *k)
         k->buffers[i] = clCreateBuffer(env->context, flags, k->launch.counts[i] * sizeof(float),
                                        k->launch.is_output[i] ? NULL : k->launch.host[i], &status);
     }
+    /* Outputs start as NaN: a kernel that leaves them unwritten cannot pass the timed run's check by luck. */
+    for (int i = 0; i < k->launch.buffer_count && status == CL_SUCCESS; i++)
+        if (k->launch.is_output[i])
+            status = clEnqueueFillBuffer(env->queue, k->buffers[i], &(const uint32_t){CHECK_POISON_BITS}, sizeof(uint32_t),
+                                         0, k->launch.counts[i] * sizeof(float), 0, NULL, NULL);
     if (status == CL_SUCCESS)
         status = harness_bind(k->kernel, &k->launch, k->buffers);
     return status;

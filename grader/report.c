@@ -1,5 +1,6 @@
 #include "report.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -44,8 +45,10 @@ static void print_test(const struct report_style *style, const struct grade_test
     /* A test worth no points anywhere informs; it never shows as a failure. */
     const char *mark = test->informational ? "\u00b7" : test->passed ? "\u2713" : "\u2717";
     const char *colour = test->informational ? DIM : test->passed ? GREEN : RED;
+    /* Rounded down when failed: 1.97 of 2 must not read as full marks beside a cross. */
+    double shown = test->passed ? test->score : floor(test->score * 10.0 + 1e-9) / 10.0;
     fprintf(style->out, "  %s%s%s %-14s %5.1f/%-4g %.*s%s\n", paint(style, colour), mark, paint(style, RESET),
-            test->name, test->score, test->max, first, reason, test->informational ? " (reported, not scored)" : "");
+            test->name, shown, test->max, first, reason, test->informational ? " (reported, not scored)" : "");
     if (newline && ((!test->passed && !test->informational) || test->noted || style->verbose))
         print_details(style, newline + 1);
 }

@@ -433,6 +433,7 @@ int runlab_device(struct grading *g, const struct grade_lab_spec *lab, uint64_t 
     free(device);
     log->count = 0;
     log->stopped_at = -1;
+    log->timed_checked = 0;
     if (r.setup)
         report_setup(&r, result);
     else if ((built = report_build(&r, result)) != 0) {
@@ -440,7 +441,7 @@ int runlab_device(struct grading *g, const struct grade_lab_spec *lab, uint64_t 
         if (log->out_of_memory)
             result->setup_error = strdup("the grader ran out of host memory");
         else if (!g->cli->quick && g->cli->only_case < 0)
-            runperf_test(&r, all_cases_right(log), result);
+            runperf_test(&r, all_cases_right(log), log, result);
     }
     runlab_close(&r, NULL);
     return result->setup_error ? 2 : built;

@@ -50,6 +50,9 @@ struct case_log {
     char how[256];     /* how it stopped: "did not finish within 3 s", "crashed with SIGSEGV" */
     int out_of_memory; /* the judge ran out of host memory */
     int technique_ran; /* RUNLAB_REFERENCE: the lab's technique case ran last */
+    int timed_checked; /* the timed run's result was sampled and judged (a real case of its own) */
+    size_t timed_wrong;
+    char timed_detail[512];
 };
 
 /* Stages lab's folder, checks its source rules, starts the runner (inside wrapper, e.g. Oclgrind, when not NULL,

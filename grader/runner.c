@@ -5,6 +5,7 @@
 #include "harness.h"
 #include "perf.h"
 #include "program.h"
+#include "spot.h"
 #include "wire.h"
 
 #include <stdio.h>
@@ -21,6 +22,8 @@ struct runner {
     struct wire_job job;
     struct clk_env env;
     struct built built;
+    float *timed;        /* the last timed run's result, for the judge's check */
+    size_t timed_length;
 };
 
 static int reply(uint32_t type, const void *head, size_t length, const char *text)
@@ -147,6 +150,44 @@ static void time_kernel(struct runner *r, const struct wire_perf *request, struc
         clReleaseProgram(program);
 }
 
+/* Reads the timed run's output back and keeps its result (after the family's finish) for the judge's check;
+   the output's host copy becomes the result where there is no finish, so a large case is not held twice. */
+static cl_int keep_timed(struct runner *r, struct perf_kernel *k)
+{
+    struct grade_launch *launch = &k->launch;
+    const struct grade_family *family = r->lab->family;
+    int out = 0;
+    while (out < launch->buffer_count - 1 && !launch->is_output[out])
+        out++;
+    cl_int status = clEnqueueReadBuffer(r->env.queue, k->buffers[out], CL_TRUE, 0,
+                                        launch->counts[out] * sizeof(float), launch->host[out], 0, NULL, NULL);
+    free(r->timed);
+    r->timed = NULL;
+    if (status != CL_SUCCESS)
+        return status;
+    r->timed_length = family->finish ? launch->shape.count : launch->counts[out];
+    if (family->finish && (r->timed = malloc((r->timed_length ? r->timed_length : 1) * sizeof(float))) != NULL)
+        family->finish(launch, launch->host[out], r->timed);
+    else if (!family->finish) {
+        r->timed = launch->host[out];
+        launch->host[out] = NULL;
+    }
+    return r->timed ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+}
+
+static void run_spot(struct runner *r, const struct wire_spot *request)
+{
+    size_t at[SPOT_SAMPLES];
+    float values[SPOT_SAMPLES];
+    struct wire_spot_done done = {.status = r->timed ? CL_SUCCESS : CL_INVALID_OPERATION};
+    if (r->timed) {
+        done.count = (uint32_t)spot_draw(request->sample_seed, r->timed_length, at);
+        for (uint32_t i = 0; i < done.count; i++)
+            values[i] = r->timed[at[i]];
+    }
+    wire_send(WIRE_REPLY_FD, WIRE_SPOT_DONE, &done, sizeof done, values, done.count * sizeof(float));
+}
+
 static void run_perf(struct runner *r, const struct wire_perf *request)
 {
     struct wire_perf_done done;
@@ -164,6 +205,9 @@ static void run_perf(struct runner *r, const struct wire_perf *request)
                  clk_error_name(done.status));
     } else {
         time_kernel(r, request, &student, &done);
+        if (done.status == CL_SUCCESS && (done.status = keep_timed(r, &student)) != CL_SUCCESS)
+            snprintf(done.why, sizeof done.why, "the timed run's result could not be read back (%s)",
+                     clk_error_name(done.status));
     }
     perf_release(&student);
     reply(WIRE_PERF_DONE, &done, sizeof done, NULL);
@@ -207,6 +251,8 @@ static void serve(struct runner *r)
             run_case(r, (const struct wire_case *)m.data);
         else if (m.type == WIRE_PERF && m.length == sizeof(struct wire_perf))
             run_perf(r, (const struct wire_perf *)m.data);
+        else if (m.type == WIRE_SPOT && m.length == sizeof(struct wire_spot))
+            run_spot(r, (const struct wire_spot *)m.data);
         else {
             wire_message_free(&m);
             return;
@@ -234,6 +280,7 @@ int main(void)
     if (build(&r) == 0)
         serve(&r);
     release_built(&r.built);
+    free(r.timed);
     clk_env_release(&r.env);
     return 0;
 }

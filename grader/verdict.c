@@ -165,6 +165,20 @@ static void tally_reference(const struct grading *g, const struct grade_lab_spec
     }
 }
 
+/* The timed run, checked on a sample of its result, is one more real case: a kernel may be right only on small
+   sizes. */
+static void tally_timed(const struct case_log *device, struct tally *real)
+{
+    if (!device->timed_checked)
+        return;
+    real->cases++;
+    if (device->timed_wrong) {
+        real->failed++;
+        result_append(real->details, sizeof real->details, "\n%s%s", device->timed_detail,
+                      "\n  (the timed run's size comes from the device's profile; --quick leaves it out)");
+    }
+}
+
 /* Tallies every case that counts into the exact, real and memory tallies. */
 static void tally_cases(const struct grading *g, const struct grade_lab_spec *lab, uint64_t seed,
                         const struct case_log *device, const struct reference *ref, struct agreement *a,
@@ -197,6 +211,7 @@ static void tally_cases(const struct grading *g, const struct grade_lab_spec *la
         else if (!m.values_ok)
             memory->unearned++;
     }
+    tally_timed(device, &tallies[1]);
 }
 
 /* The note on a device that computed wrong what the reference judge computed right. */

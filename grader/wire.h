@@ -20,7 +20,9 @@ enum wire_type {
     WIRE_CASE_DONE, /* runner: the launch status and every buffer, guards included */
     WIRE_PERF,      /* judge: time the kernel on the timing case */
     WIRE_PERF_DONE, /* runner: the timings */
-    WIRE_END        /* judge: exit */
+    WIRE_END,       /* judge: exit */
+    WIRE_SPOT,      /* judge: after a timing, the timed result's values at the sample a seed draws (spot.h) */
+    WIRE_SPOT_DONE  /* runner: those values */
 };
 
 struct wire_job {
@@ -84,6 +86,16 @@ struct wire_perf_done {
     double clblast_ms;
     double values[WIRE_MAX_RUNS]; /* calibration: each run's speedup, or each run's time in ms */
     char why[512];
+};
+
+/* Sent once the timing is over, so the kernel cannot know which results are read. */
+struct wire_spot {
+    uint64_t sample_seed;
+};
+
+struct wire_spot_done {
+    int32_t status;          /* CL_SUCCESS, or why the result could not be read back */
+    uint32_t count;          /* followed by count floats */
 };
 
 struct wire_message {

@@ -63,6 +63,17 @@ START_TEST(known_first_values)
 }
 END_TEST
 
+START_TEST(a_single_real_is_the_filled_one)
+{
+    /* The timed run's check draws single inputs; they must be those the case was filled with. */
+    float values[1000];
+    clk_fill_real(values, 1000, 42, 1);
+    for (size_t i = 0; i < 1000; i++)
+        ck_assert_float_eq(clk_real_at(42, 1, i), values[i]);
+    ck_assert_float_ne(clk_real_at(42, 0, 999), values[999]);
+}
+END_TEST
+
 Suite *data_suite(void)
 {
     Suite *s = suite_create("data");
@@ -72,6 +83,7 @@ Suite *data_suite(void)
     tcase_add_test(tc, reals_fill_their_range);
     tcase_add_test(tc, exact_values_are_small_integers);
     tcase_add_test(tc, known_first_values);
+    tcase_add_test(tc, a_single_real_is_the_filled_one);
     suite_add_tcase(s, tc);
     return s;
 }

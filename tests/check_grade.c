@@ -120,6 +120,22 @@ START_TEST(a_hang_costs_seconds)
 }
 END_TEST
 
+/* Kernels right on every correctness case that skip their work at larger sizes: the timed run's result, sampled
+   after it, fails the real cases, and no speed is reported. */
+static const char *const skips_large[][2] = {{"lab5/skips-large", "lab5"}, {"lab7/skips-large", "lab7"}};
+
+START_TEST(a_kernel_right_only_when_small_fails_its_timed_run)
+{
+    char arguments[256], *output;
+    snprintf(arguments, sizeof arguments, "--submission tests/fixtures/%s %s", skips_large[_i][0], skips_large[_i][1]);
+    int status = grade(arguments, &output);
+    ck_assert_msg(status == 1 && strstr(output, "\u2717 real cases") && strstr(output, "\u2713 exact cases") &&
+                  strstr(output, "results sampled after the timed run") && !strstr(output, "\u00d7 the speed of"),
+                  "status %d\n%s", status, output);
+    free(output);
+}
+END_TEST
+
 START_TEST(replays_one_case)
 {
     char *output;
@@ -188,6 +204,7 @@ Suite *grade_suite(void)
     tcase_add_test(tc, stubs_score_nothing_and_fail_cleanly);
     tcase_add_test(tc, submission_of_one_lab_folder);
     tcase_add_test(tc, a_hang_costs_seconds);
+    tcase_add_loop_test(tc, a_kernel_right_only_when_small_fails_its_timed_run, 0, 2);
     tcase_add_test(tc, replays_one_case);
     tcase_add_test(tc, setup_errors_exit_2);
     tcase_add_loop_test(tc, json_and_junit_files, 0, 3);
