@@ -4,6 +4,7 @@
 #include "options.h"
 #include "rules.h"
 #include "sandbox.h"
+#include "sanitize.h"
 #include "scratch.h"
 #include "compare.h"
 
@@ -22,6 +23,7 @@
 /* A host program's run folder: the scratch copy of its lab folder, and where its binary and --out file go. */
 struct host_run {
     char run[PATH_MAX], work[PATH_MAX + 64], binary[PATH_MAX + 16], out[PATH_MAX + 16], kernel[PATH_MAX + 128];
+    char log[PATH_MAX + 16];   /* Oclgrind's diagnostics of the run under it */
     char shown[PATH_MAX + 64]; /* host.c as the user knows it */
 };
 
@@ -146,7 +148,9 @@ static int prepare(const struct hostprog_job *job, struct host_run *h, char *rea
     snprintf(h->work, sizeof h->work, "%s/work-host", h->run);
     snprintf(h->binary, sizeof h->binary, "%s/host", h->run);
     snprintf(h->out, sizeof h->out, "%s/out.bin", h->run);
+    snprintf(h->log, sizeof h->log, "%s/oclgrind.log", h->run);
     /* Nothing an earlier run of this lab left may stand in for what this program builds or writes. */
+    scratch_remove(h->log);
     scratch_remove(h->work);
     scratch_remove(h->binary);
     scratch_remove(h->out);
@@ -178,6 +182,7 @@ struct host_check {
     const char *kernel; /* relative to its folder */
     size_t (*reference)(const size_t *dims, uint64_t seed, double **expected, double **bound);
     const char *what;   /* for the report: "--size 1000" or "the probe kernel" */
+    int simulated;      /* run under Oclgrind, whose findings fail it */
 };
 
 /* The layout of the result a host program writes, so that a matrix is reported by row and column. */
@@ -242,30 +247,60 @@ static int check_output(const struct hostprog_job *job, const struct host_run *h
     return passed;
 }
 
+/* The command line of one run: the program (under Oclgrind when the check is simulated) and its options. */
+static void run_argv(const struct hostprog_job *job, const struct host_run *h, const struct host_check *check,
+                     const char *seed, char **argv)
+{
+    static char oclgrind[PATH_MAX];
+    int argc = 0;
+    if (check->simulated && sandbox_find_program("oclgrind", oclgrind, sizeof oclgrind) == 0)
+        argv[argc++] = oclgrind, argv[argc++] = "--log", argv[argc++] = (char *)h->log;
+    argv[argc++] = (char *)h->binary;
+    argv[argc++] = "--size", argv[argc++] = (char *)check->size;
+    argv[argc++] = "--seed", argv[argc++] = (char *)seed;
+    argv[argc++] = "--kernel", argv[argc++] = (char *)check->kernel;
+    argv[argc++] = "--out", argv[argc++] = (char *)h->out;
+    /* Oclgrind is the only device a program sees under it. */
+    if (job->g->cli->device && !check->simulated)
+        argv[argc++] = "--device", argv[argc++] = (char *)job->g->cli->device;
+    argv[argc] = NULL;
+}
+
+/* What Oclgrind found in the run under it: the number of problems, described (kernel:line and a hint) in text. */
+static int simulated_findings(const struct host_run *h, char *text, size_t size)
+{
+    size_t length = 0;
+    char *log = scratch_read_untrusted(h->log, 1 << 20, &length), found[6144];
+    int count = log ? sanitize_parse(log, found, sizeof found) : 0;
+    if (count > 0)
+        snprintf(text, size, "Oclgrind found %s:\n%s%s", count == 1 ? "a problem" : "problems", found,
+                 strstr(found, "on local memory") ? "\nhint: a __local argument holds as many bytes as clSetKernelArg "
+                 "gives it: one float per work-item is local_size * sizeof(float)" : "");
+    free(log);
+    return count;
+}
+
 /* Runs the program once; returns 1 when it wrote the right result, with why not in reason. */
 static int run(const struct hostprog_job *job, const struct host_run *h, const struct host_check *check,
                char *reason, size_t size)
 {
     const struct grading *g = job->g;
-    char seed[32], how[256], head[256];
-    char *argv[14];
-    int argc = 0, passed = 0;
+    char seed[32], how[256], head[256], found[6400];
+    char *argv[20];
+    int passed = 0;
     double ms = 0.0;
     struct sandbox_policy p = policy_for(g, h);
     struct sandbox_outcome outcome;
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)job->seed);
-    argv[argc++] = (char *)h->binary;
-    argv[argc++] = "--size", argv[argc++] = (char *)check->size;
-    argv[argc++] = "--seed", argv[argc++] = seed;
-    argv[argc++] = "--kernel", argv[argc++] = (char *)check->kernel;
-    argv[argc++] = "--out", argv[argc++] = (char *)h->out;
-    if (g->cli->device)
-        argv[argc++] = "--device", argv[argc++] = (char *)g->cli->device;
-    argv[argc] = NULL;
+    run_argv(job, h, check, seed, argv);
+    if (check->simulated)
+        p.setting = "CLKIT_TIMING_RUNS=1"; /* every launch is simulated: one will do */
     scratch_remove(h->out);
+    scratch_remove(h->log);
     sandbox_exec(argv, &p, &outcome);
     snprintf(head, sizeof head, "%s (--size %s --seed %s --kernel %s): ", check->what, check->size, seed,
              check->kernel);
+    reason[0] = '\0';
     if (outcome.end != SANDBOX_EXITED || (outcome.code != 0 && outcome.code != 1)) {
         sandbox_describe(&outcome, p.timeout_s, how, sizeof how);
         snprintf(reason, size, "%s%s/%s/host %s\nits output ends with:\n%s", head, g->source_dir, job->lab->name, how,
@@ -278,6 +313,13 @@ static int run(const struct hostprog_job *job, const struct host_run *h, const s
                  "without CL_QUEUE_PROFILING_ENABLE has no event times (create it with that property)", head, ms);
         passed = 0;
     }
+    if (check->simulated && simulated_findings(h, found, sizeof found) > 0) {
+        if (passed)
+            snprintf(reason, size, "%s%s", head, found);
+        else
+            result_append(reason, size, "\n%s%s", found, "");
+        passed = 0;
+    }
     sandbox_outcome_free(&outcome);
     return passed;
 }
@@ -288,25 +330,33 @@ void hostprog_test(const struct hostprog_job *job, struct grade_lab_result *resu
     static char probe[] = PROBE_FILE;
     char reason[REASON_SIZE] = "";
     const struct grade_lab_spec *lab = job->lab;
-    /* A small size that is no multiple of the work-group size, the lab's size, and the probe kernel: a host program
-       passes when it rounds its grid up, handles any size, and runs the kernel it is given. */
+    /* A small size that is no multiple of the work-group size, the lab's size, the probe kernel, and the small size
+       under Oclgrind: a host program passes when it rounds its grid up, handles any size, runs the kernel it is
+       given, and sets up every buffer and __local argument at the size the kernel uses. */
     struct host_check checks[] = {
-        {lab->host_small, h.kernel, lab->family->host_reference, "a small size, no multiple of a work-group"},
-        {lab->host_size, h.kernel, lab->family->host_reference, "the lab's size"},
-        {lab->host_small, probe, lab->family->probe_reference, "with the kit's probe kernel, which computes "
-                                                                 "something else, it did not write the probe's result "
-                                                                 "(does it run the kernel --kernel names?)"},
+        {.size = lab->host_small, .kernel = h.kernel, .reference = lab->family->host_reference,
+         .what = "a small size, no multiple of a work-group"},
+        {.size = lab->host_size, .kernel = h.kernel, .reference = lab->family->host_reference,
+         .what = "the lab's size"},
+        {.size = lab->host_small, .kernel = probe, .reference = lab->family->probe_reference,
+         .what = "with the kit's probe kernel, which computes something else, it did not write the probe's result "
+                 "(does it run the kernel --kernel names?)"},
+        {.size = lab->host_small, .kernel = h.kernel, .reference = lab->family->host_reference,
+         .what = "under Oclgrind, the reference judge", .simulated = 1},
     };
+    size_t count = sizeof checks / sizeof checks[0] - (sanitize_available() ? 0 : 1);
     int passed = 0;
     memset(&h, 0, sizeof h);
     if (prepare(job, &h, reason, sizeof reason) == 0) {
         passed = 1;
-        for (size_t i = 0; passed && i < sizeof checks / sizeof checks[0]; i++)
+        for (size_t i = 0; passed && i < count; i++)
             passed = run(job, &h, &checks[i], reason, sizeof reason);
         if (passed)
             snprintf(reason, sizeof reason, "--size %s and --size %s --seed %llu: all results right; with the kit's "
-                     "probe kernel it writes the probe's result", lab->host_small, lab->host_size,
-                     (unsigned long long)job->seed);
+                     "probe kernel it writes the probe's result; %s", lab->host_small, lab->host_size,
+                     (unsigned long long)job->seed, count == sizeof checks / sizeof checks[0]
+                         ? "under Oclgrind no bad access"
+                         : "not run under Oclgrind (not installed), so a __local argument too small goes unseen");
     }
     result_add(result, "host program", passed ? lab->points.host : 0, lab->points.host, passed, reason);
 }

@@ -29,7 +29,10 @@ static int run(struct clk_lab *lab, const float *a, const float *b, float *parti
 {
     cl_int status = CL_SUCCESS;
     cl_mem a_buf = NULL, b_buf = NULL, partial_buf = NULL;
-    size_t local = local_size_for(lab, LOCAL_SIZE), global = GROUPS * local;
+    size_t local = local_size_for(lab, LOCAL_SIZE);
+    /* At most GROUPS work-groups, and no more than n needs: the partials past them stay 0. */
+    size_t groups = ((size_t)n + local - 1) / local < GROUPS ? ((size_t)n + local - 1) / local : GROUPS;
+    size_t global = (groups ? groups : 1) * local;
     int rc = -1;
     a_buf = clk_lab_buffer(lab, CL_MEM_READ_ONLY, a, (size_t)n, &status);
     CL_CHECK(status);
@@ -44,8 +47,8 @@ static int run(struct clk_lab *lab, const float *a, const float *b, float *parti
     CL_CHECK(clSetKernelArg(lab->kernel, 3, local * sizeof(float), NULL));
     CL_CHECK(clSetKernelArg(lab->kernel, 4, sizeof n, &n));
     CL_CHECK(clk_time_kernel(lab->env.queue, lab->kernel, 1, &global, &local, 1, 5, ms));
-    CL_CHECK(clEnqueueReadBuffer(lab->env.queue, partial_buf, CL_TRUE, 0, GROUPS * sizeof *partial, partial, 0,
-                                 NULL, NULL));
+    CL_CHECK(clEnqueueReadBuffer(lab->env.queue, partial_buf, CL_TRUE, 0, global / local * sizeof *partial, partial,
+                                 0, NULL, NULL));
     rc = 0;
 cleanup:
     if (a_buf) clReleaseMemObject(a_buf);
