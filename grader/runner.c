@@ -123,33 +123,6 @@ static cl_int time_alone(struct runner *r, struct perf_kernel *student, struct w
     return status;
 }
 
-static void time_kernel(struct runner *r, const struct wire_perf *request, struct perf_kernel *student,
-                        struct wire_perf_done *done)
-{
-    struct perf_kernel baseline;
-    cl_program program = NULL;
-    const struct grade_case *c = &request->c;
-    memset(&baseline, 0, sizeof baseline);
-    if (!request->compare)
-        done->status = time_alone(r, student, done);
-    else if (setup_baseline(r, c, &program, &baseline, done->why, sizeof done->why) == 0)
-        done->status = compare_runs(r, request, student, &baseline, done);
-    else
-        done->status = CL_INVALID_PROGRAM;
-    if (done->status == CL_SUCCESS && request->peak == WIRE_PEAK_COPY)
-        done->peak = perf_copy_gbps(&r->env, r->job.kernels_dir, request->copy_n);
-    else if (done->status == CL_SUCCESS && request->peak == WIRE_PEAK_FMA)
-        done->peak = perf_fma_gflops(&r->env, r->job.kernels_dir);
-    if (done->status == CL_SUCCESS && request->clblast)
-        done->clblast_ms = clblast_sgemm_ms(&r->env, student->buffers[0], student->buffers[1], student->buffers[2],
-                                            c->dims[0], c->dims[1], c->dims[2]);
-    perf_release(&baseline);
-    if (baseline.kernel)
-        clReleaseKernel(baseline.kernel);
-    if (program)
-        clReleaseProgram(program);
-}
-
 /* Reads the timed run's output back and keeps its result (after the family's finish) for the judge's check;
    the output's host copy becomes the result where there is no finish, so a large case is not held twice. */
 static cl_int keep_timed(struct runner *r, struct perf_kernel *k)
@@ -173,6 +146,37 @@ static cl_int keep_timed(struct runner *r, struct perf_kernel *k)
         launch->host[out] = NULL;
     }
     return r->timed ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+}
+
+static void time_kernel(struct runner *r, const struct wire_perf *request, struct perf_kernel *student,
+                        struct wire_perf_done *done)
+{
+    struct perf_kernel baseline;
+    cl_program program = NULL;
+    const struct grade_case *c = &request->c;
+    memset(&baseline, 0, sizeof baseline);
+    if (!request->compare)
+        done->status = time_alone(r, student, done);
+    else if (setup_baseline(r, c, &program, &baseline, done->why, sizeof done->why) == 0)
+        done->status = compare_runs(r, request, student, &baseline, done);
+    else
+        done->status = CL_INVALID_PROGRAM;
+    /* Before CLBlast, which writes its own product into the same C. */
+    if (done->status == CL_SUCCESS && (done->status = keep_timed(r, student)) != CL_SUCCESS)
+        snprintf(done->why, sizeof done->why, "the timed run's result could not be read back (%s)",
+                 clk_error_name(done->status));
+    if (done->status == CL_SUCCESS && request->peak == WIRE_PEAK_COPY)
+        done->peak = perf_copy_gbps(&r->env, r->job.kernels_dir, request->copy_n);
+    else if (done->status == CL_SUCCESS && request->peak == WIRE_PEAK_FMA)
+        done->peak = perf_fma_gflops(&r->env, r->job.kernels_dir);
+    if (done->status == CL_SUCCESS && request->clblast)
+        done->clblast_ms = clblast_sgemm_ms(&r->env, student->buffers[0], student->buffers[1], student->buffers[2],
+                                            c->dims[0], c->dims[1], c->dims[2]);
+    perf_release(&baseline);
+    if (baseline.kernel)
+        clReleaseKernel(baseline.kernel);
+    if (program)
+        clReleaseProgram(program);
 }
 
 static void run_spot(struct runner *r, const struct wire_spot *request)
@@ -205,9 +209,6 @@ static void run_perf(struct runner *r, const struct wire_perf *request)
                  clk_error_name(done.status));
     } else {
         time_kernel(r, request, &student, &done);
-        if (done.status == CL_SUCCESS && (done.status = keep_timed(r, &student)) != CL_SUCCESS)
-            snprintf(done.why, sizeof done.why, "the timed run's result could not be read back (%s)",
-                     clk_error_name(done.status));
     }
     perf_release(&student);
     reply(WIRE_PERF_DONE, &done, sizeof done, NULL);

@@ -43,6 +43,20 @@ static const struct {
     {"lab7/write-out-of-bounds", "lab7", "Invalid write of size 4 on global memory in transpose", ""},
 };
 
+/* Kernels from public repositories adapted to the labs' contracts, and which of the kernel tests each must pass
+   (1) or fail (0); -1: the lab has no such test. The host program is missing in each, and fails. */
+static const struct {
+    const char *fixture, *lab;
+    int exact, real, memory, technique;
+} realworld[] = {
+    {"ams-nostride", "lab4", 0, 0, 0, 0},        {"ams-stride", "lab4", 1, 1, 1, 1},
+    {"nv-reduce0", "lab4", 1, 1, 1, 1},          {"nv-warp-unroll", "lab4", 0, 0, 0, 0},
+    {"oclgrind-lsz", "lab4", 0, 0, 0, 0},        {"nv-transpose", "lab7", 1, 1, 1, 1},
+    {"nv-simple-transpose", "lab7", 1, 1, 1, 0}, {"nugteren-gemm2", "lab6", 1, 1, 1, 1},
+    {"tutorial-noguards", "lab6", 0, 0, 0, 0},   {"hoocl-mmul", "lab5", 1, 1, 1, 1},
+    {"hoocl-vadd", "lab1", 1, 1, 1, -1},         {"gridstride", "lab2", 1, 1, 1, 1},
+};
+
 static int grade(const char *arguments, char **output)
 {
     char command[1024];
@@ -62,6 +76,33 @@ START_TEST(fixture_gets_its_verdict)
                   fixtures[_i].expected, output);
     if (!strstr(fixtures[_i].fixture, "crash"))
         ck_assert_msg(!strstr(output, "crashed"), "%s crashed:\n%s", fixtures[_i].fixture, output);
+    free(output);
+}
+END_TEST
+
+static void assert_mark(const char *fixture, const char *output, const char *test, int expected)
+{
+    char line[64];
+    if (expected < 0) {
+        snprintf(line, sizeof line, " %s ", test);
+        ck_assert_msg(!strstr(output, line), "%s: a %s test where the lab has none\n%s", fixture, test, output);
+        return;
+    }
+    snprintf(line, sizeof line, "%s %s ", expected ? "\u2713" : "\u2717", test);
+    ck_assert_msg(strstr(output, line) != NULL, "%s: expected '%s'\n%s", fixture, line, output);
+}
+
+START_TEST(realworld_kernel_gets_its_verdict)
+{
+    char arguments[256], *output;
+    snprintf(arguments, sizeof arguments, "--quick --submission tests/fixtures/realworld/%s %s",
+             realworld[_i].fixture, realworld[_i].lab);
+    int status = grade(arguments, &output);
+    ck_assert_msg(status == 1, "%s: exit %d\n%s", realworld[_i].fixture, status, output);
+    assert_mark(realworld[_i].fixture, output, "exact cases", realworld[_i].exact);
+    assert_mark(realworld[_i].fixture, output, "real cases", realworld[_i].real);
+    assert_mark(realworld[_i].fixture, output, "memory safety", realworld[_i].memory);
+    assert_mark(realworld[_i].fixture, output, "technique", realworld[_i].technique);
     free(output);
 }
 END_TEST
@@ -202,6 +243,7 @@ Suite *grade_suite(void)
     TCase *tc = tcase_create("end to end");
     tcase_set_timeout(tc, 300);
     tcase_add_loop_test(tc, fixture_gets_its_verdict, 0, (int)(sizeof fixtures / sizeof fixtures[0]));
+    tcase_add_loop_test(tc, realworld_kernel_gets_its_verdict, 0, (int)(sizeof realworld / sizeof realworld[0]));
     tcase_add_test(tc, solutions_pass_every_lab);
     tcase_add_test(tc, stubs_score_nothing_and_fail_cleanly);
     tcase_add_test(tc, submission_of_one_lab_folder);
