@@ -341,8 +341,9 @@ void hostprog_test(const struct hostprog_job *job, struct grade_lab_result *resu
         {.size = lab->host_small, .kernel = probe, .reference = lab->family->probe_reference,
          .what = "with the kit's probe kernel, which computes something else, it did not write the probe's result "
                  "(does it run the kernel --kernel names?)"},
-        {.size = lab->host_small, .kernel = h.kernel, .reference = lab->family->host_reference,
-         .what = "under Oclgrind, the reference judge", .simulated = 1},
+        /* With the probe, the kit's own kernel, so that a bug of the submitted kernel is not charged twice. */
+        {.size = lab->host_small, .kernel = probe, .reference = lab->family->probe_reference,
+         .what = "under Oclgrind, the reference judge, with the kit's probe kernel", .simulated = 1},
     };
     size_t count = sizeof checks / sizeof checks[0] - (sanitize_available() ? 0 : 1);
     int passed = 0;

@@ -5,6 +5,8 @@ __kernel void PROBE_KERNEL(__global const float *a, __global const float *b, __g
 {
     int size = get_local_size(0), first = get_group_id(0) * size;
     float sum = 0.0f;
+    /* Every work-item touches its scratch element, so a __local argument sized too small shows under Oclgrind. */
+    scratch[get_local_id(0)] = 0.0f;
     if (get_local_id(0) != 0)
         return;
     for (int k = 0; k < size; k++)
