@@ -20,6 +20,7 @@
 #define OUTPUT_KEPT (64u << 10)
 #define GUARD_NAN 0x7fa00000u
 #define CASE_BASE_S 4.0
+#define AFTER_SLOW_S 3.0
 /* The reference judge's budget over its cases, in simulated work-item steps (see simulated_cost): about 3 s. */
 #define REFERENCE_WORK 60000.0
 
@@ -216,6 +217,8 @@ static double case_limit(const struct lab_run *r, const struct grade_case *c)
         limit = CASE_BASE_S - 1.0 + simulated_cost(c) * 250e-6;
     else
         limit = CASE_BASE_S + r->lab->family->work(c) * 1e-8; /* 100 MB/s: a slow CPU, a kernel doing more work */
+    if (r->slow_seen && limit > AFTER_SLOW_S) /* one slow case already cost its limit: a hang costs about 10 s */
+        limit = AFTER_SLOW_S;
     return limit < r->g->cli->timeout_s ? limit : r->g->cli->timeout_s;
 }
 
@@ -342,12 +345,39 @@ static void run_technique_case(struct lab_run *r, struct case_log *log)
         record_stop(r, RUNLAB_MAX_CASES, log);
 }
 
+/* A large case that did not finish may be only slow (the same kernel may finish on a faster device): that is for
+   the reference judge to say on the small cases. So the first one restarts the runner and leaves out the cases as
+   large, rather than stopping the cases; returns 1 when the cases go on. */
+static int go_on_without_large(struct lab_run *r, size_t index, int late, int *selected, struct case_log *log)
+{
+    const struct grade_case *slow = &log->cases[index];
+    double limit = r->session.ask_limit_s;
+    int simulated = r->g->cli->device && strcasecmp(r->g->cli->device, "oclgrind") == 0;
+    if (!late || r->mode != RUNLAB_GRADE || simulated || small_exact(slow) || log->slow_at >= 0)
+        return 0;
+    if (runlab_open(r, NULL, r->g->cli->timeout_s) != 0 || r->setup || r->refusal) {
+        runlab_close(r, NULL); /* the runner did not come back: the cases stop where they did */
+        return 0;
+    }
+    log->slow_at = (long)index;
+    log->stopped_at = -1;
+    r->slow_seen = 1;
+    snprintf(log->slow_how, sizeof log->slow_how, "did not finish within %.0f s", limit);
+    for (size_t i = index + 1; i < log->count; i++)
+        if (selected[i] && r->lab->family->work(&log->cases[i]) >= r->lab->family->work(slow)) {
+            selected[i] = 0;
+            log->slow_skipped++;
+        }
+    return 1;
+}
+
 void runlab_run_cases(struct lab_run *r, size_t max_local, long only_case, struct case_log *log)
 {
     static int selected[RUNLAB_MAX_CASES];
     log->count = grade_expand_cases(r->lab, max_local, log->cases, RUNLAB_MAX_CASES);
-    log->stopped_at = -1;
-    log->how[0] = '\0';
+    log->stopped_at = log->slow_at = -1;
+    log->slow_skipped = 0;
+    log->how[0] = log->slow_how[0] = '\0';
     log->out_of_memory = log->technique_ran = 0;
     memset(log->ran, 0, sizeof log->ran);
     for (size_t i = 0; i < log->count; i++)
@@ -362,8 +392,11 @@ void runlab_run_cases(struct lab_run *r, size_t max_local, long only_case, struc
         log->ran[i] = rc == 0;
         if (rc == -2)
             log->out_of_memory = 1;
-        if (rc != 0)
+        if (rc != 0) {
+            int late = r->session.late;
             record_stop(r, i, log);
+            go_on_without_large(r, i, late && rc == -1, selected, log);
+        }
     }
     show_progress(r, log->count, log->count);
     if (r->mode == RUNLAB_REFERENCE && only_case < 0)
@@ -399,15 +432,25 @@ static void report_setup(struct lab_run *r, struct grade_lab_result *result)
     sandbox_outcome_free(&outcome);
 }
 
-static int all_cases_right(const struct case_log *log)
+/* Why the kernel is not timed, or NULL: it must pass every case it ran, and finish every case. */
+static const char *why_not_timed(const struct lab_run *r, const struct case_log *log)
 {
+    static char why[512];
     size_t ran = 0;
     for (size_t i = 0; i < log->count; i++) {
         if (log->ran[i] && (!log->verdicts[i].values_ok || !log->verdicts[i].memory_ok))
-            return 0;
+            return "not timed: the kernel must pass every correctness case first";
         ran += (size_t)log->ran[i];
     }
-    return ran > 0 && log->stopped_at < 0;
+    if (ran == 0 || log->stopped_at >= 0)
+        return "not timed: the kernel must pass every correctness case first";
+    if (log->slow_at < 0)
+        return NULL;
+    char description[128];
+    r->lab->family->describe(&log->cases[log->slow_at], description, sizeof description);
+    snprintf(why, sizeof why, "not timed: far too slow (case %ld, %s, %s)", log->slow_at, description,
+             log->slow_how);
+    return why;
 }
 
 int runlab_device(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, struct case_log *log,
@@ -432,7 +475,7 @@ int runlab_device(struct grading *g, const struct grade_lab_spec *lab, uint64_t 
     snprintf(result->device, sizeof result->device, "%s", device ? device : "");
     free(device);
     log->count = 0;
-    log->stopped_at = -1;
+    log->stopped_at = log->slow_at = -1;
     log->timed_checked = 0;
     if (r.setup)
         report_setup(&r, result);
@@ -441,7 +484,7 @@ int runlab_device(struct grading *g, const struct grade_lab_spec *lab, uint64_t 
         if (log->out_of_memory)
             result->setup_error = strdup("the grader ran out of host memory");
         else if (!g->cli->quick && g->cli->only_case < 0)
-            runperf_test(&r, all_cases_right(log), log, result);
+            runperf_test(&r, why_not_timed(&r, log), log, result);
     }
     runlab_close(&r, NULL);
     return result->setup_error ? 2 : built;

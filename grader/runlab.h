@@ -38,6 +38,7 @@ struct lab_run {
     char *setup;     /* why the lab could not be graded at all (no device) */
     struct profile profile; /* the device's profile, once loaded */
     int profile_loaded;
+    int slow_seen; /* a large case did not finish, and the cases went on without it */
 };
 
 /* What one run made of each case of a lab, and where its runner stopped. */
@@ -47,6 +48,10 @@ struct case_log {
     struct case_verdict verdicts[RUNLAB_MAX_CASES];
     size_t count;
     long stopped_at;   /* the case the runner stopped in, -1 when it did not */
+    long slow_at;      /* RUNLAB_GRADE: a case too large for the reference judge that did not finish in time; the
+                          runner was restarted and the cases as large were left out (-1: none) */
+    char slow_how[256];
+    size_t slow_skipped; /* the cases left out after it */
     char how[256];     /* how it stopped: "did not finish within 3 s", "crashed with SIGSEGV" */
     int out_of_memory; /* the judge ran out of host memory */
     int technique_ran; /* RUNLAB_REFERENCE: the lab's technique case ran last */
@@ -63,7 +68,8 @@ int runlab_open(struct lab_run *r, char *const wrapper[], int timeout_s);
 void runlab_close(struct lab_run *r, struct sandbox_outcome *outcome);
 
 /* Fills log with the lab's cases (from a device allowing work-groups of max_local) and runs those of r's mode
-   (only case only_case when >= 0, none for RUNLAB_NO_CASE), each within a limit that grows with its size; a runner that stops is closed. */
+   (only case only_case when >= 0, none for RUNLAB_NO_CASE), each within a limit that grows with its size; a runner that stops is closed,
+   except that after the first large case that does not finish the cases go on, without those as large. */
 void runlab_run_cases(struct lab_run *r, size_t max_local, long only_case, struct case_log *log);
 
 /* Grades lab's kernel on the device: adds the build test, fills log with every case it ran and, unless the

@@ -8,9 +8,10 @@
 /* Loads the profile of r's device once; returns 0, or -1 with why. */
 int runperf_profile(struct lab_run *r, char *why, size_t size);
 
-/* Adds the speed or bandwidth test to result, reported and worth no points on any device; a kernel that is not
-   correct is not timed. The timed run's result is checked on a sample, into log's timed fields: a real case. */
-void runperf_test(struct lab_run *r, int correct, struct case_log *log, struct grade_lab_result *result);
+/* Adds the speed or bandwidth test to result, reported and worth no points on any device; a kernel is not timed
+   when not_timed says why (NULL: time it). The timed run's result is checked on a sample, into log's timed fields:
+   a real case. */
+void runperf_test(struct lab_run *r, const char *not_timed, struct case_log *log, struct grade_lab_result *result);
 
 /* Times r's kernel runs times for calibration: each run's speedup over the baseline, or its fraction of the
    device's peak, in values; returns 0, or -1 with why. */

@@ -275,6 +275,42 @@ static void reference_note(const struct grade_lab_spec *lab, const struct refere
     }
 }
 
+/* Whether the reference judge finished every small case without a barrier divergence: then a large case that did
+   not finish on the device is slow, not endless. */
+static int reference_finished(const struct reference *ref)
+{
+    return ref && ref->ran && ref->log->stopped_at < 0 && !strstr(ref->findings_text, "divergence");
+}
+
+/* The case the device stopped in, counting a slow case that the reference judge does not vouch for. */
+static long device_stop(const struct case_log *device, const struct reference *ref, const char **how)
+{
+    *how = device->how;
+    if (device->stopped_at >= 0 || device->slow_at < 0 || reference_finished(ref))
+        return device->stopped_at;
+    *how = device->slow_how;
+    return device->slow_at;
+}
+
+/* The note on a large case that did not finish, the reference judge having finished every small case: the kernel
+   is far too slow, and the cases as large are left out. Returns the test the note belongs to, or -1. */
+static int slow_note(const struct grade_lab_spec *lab, const struct case_log *device, const struct reference *ref,
+                     char *text, size_t size)
+{
+    char description[128];
+    text[0] = '\0';
+    if (device->stopped_at >= 0 || device->slow_at < 0 || !reference_finished(ref))
+        return -1;
+    lab->family->describe(&device->cases[device->slow_at], description, sizeof description);
+    snprintf(text, size, "\ncase %ld (%s) %s on this device%s%.0zu%s: every small case finished under the "
+             "reference judge, so the kernel is judged far too slow here rather than wrong, and %s not count (the "
+             "speed test is not timed; does each work-item do only its share of the work?)",
+             device->slow_at, description, device->slow_how, device->slow_skipped ? ", nor did the " : "",
+             device->slow_skipped, device->slow_skipped ? " cases as large run" : "",
+             device->slow_skipped ? "these cases do" : "it does");
+    return device->cases[device->slow_at].data == GRADE_EXACT ? GRADE_TEST_EXACT : GRADE_TEST_REAL;
+}
+
 /* Where the cases stopped counting, if they did: the device or the reference judge stopped in a case, or the
    kernel's results are undefined (a barrier not every work-item reaches: some devices hang there, others go on).
    Writes why to text and returns the test it stopped in, or -1. */
@@ -283,12 +319,14 @@ static int find_stop(const struct grade_lab_spec *lab, const struct case_log *de
 {
     char description[128];
     const struct case_log *log = ref && ref->ran ? ref->log : NULL;
-    if (device->stopped_at >= 0) {
-        const struct grade_case *c = &device->cases[device->stopped_at];
+    const char *how;
+    long stopped_at = device_stop(device, ref, &how);
+    if (stopped_at >= 0) {
+        const struct grade_case *c = &device->cases[stopped_at];
         lab->family->describe(c, description, sizeof description);
-        snprintf(text, size, "the kernel %s in case %ld of %zu (%s)%s", device->how, device->stopped_at + 1,
+        snprintf(text, size, "the kernel %s in case %ld of %zu (%s)%s", how, stopped_at + 1,
                  device->count, description,
-                 log && log->stopped_at < 0 && !strncmp(device->how, "did not finish", 14)
+                 log && log->stopped_at < 0 && !strncmp(how, "did not finish", 14)
                      ? "\nunder the reference judge every small case finished: the kernel is far too slow rather than "
                        "endless (does each work-item do only its share of the work?)"
                      : "");
@@ -329,9 +367,10 @@ void verdict_cases(const struct grading *g, const struct grade_lab_spec *lab, ui
                    const struct case_log *device, const struct reference *ref, struct grade_lab_result *result)
 {
     static struct tally tallies[3];
-    static char suspect[1024], note[9000], stop[1024];
+    static char suspect[1024], note[9000], stop[1024], slow[1024], extra[2048];
     struct agreement a;
     int stopped_in = find_stop(lab, device, ref, stop, sizeof stop);
+    int slow_in = slow_note(lab, device, ref, slow, sizeof slow);
     memset(tallies, 0, sizeof tallies);
     compare_runs(device, ref, &a);
     tally_cases(g, lab, seed, device, ref, &a, tallies);
@@ -340,18 +379,23 @@ void verdict_cases(const struct grading *g, const struct grade_lab_spec *lab, ui
         report_stop(lab, stopped_in, stop, ref, result);
         return;
     }
+    snprintf(extra, sizeof extra, "%s%s", suspect, slow_in == GRADE_TEST_EXACT ? slow : "");
     report_tally(result, "exact cases", lab->points.exact, &tallies[0],
                  a.device_wrong ? "all %d exact cases right by the reference judge, not by the device"
                                 : "all %d exact cases right",
-                 "%d of %d exact cases wrong", suspect);
-    if (a.device_wrong && result->test_count > 0)
+                 "%d of %d exact cases wrong", extra);
+    if ((a.device_wrong || slow_in == GRADE_TEST_EXACT) && result->test_count > 0)
         result->tests[result->test_count - 1].noted = 1;
     if (stopped_in >= 0) {
         report_stop(lab, stopped_in, stop, ref, result);
         return;
     }
+    snprintf(extra, sizeof extra, "%s%s", tallies[0].failed && !a.racy ? "" : suspect,
+             slow_in == GRADE_TEST_REAL ? slow : "");
     report_tally(result, "real cases", lab->points.real, &tallies[1], "all %d real cases within tolerance",
-                 "%d of %d real cases wrong", tallies[0].failed && !a.racy ? "" : suspect);
+                 "%d of %d real cases wrong", extra);
+    if (slow_in == GRADE_TEST_REAL && result->test_count > 0)
+        result->tests[result->test_count - 1].noted = 1;
     reference_note(lab, ref, note, sizeof note);
     if (ref && ref->ran && ref->findings > 0) {
         result_add(result, "memory safety", 0, lab->points.memory, 0, note + 1);
