@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -77,9 +78,12 @@ struct beside {
 
 static void reference_beside(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, struct beside *b)
 {
+    int simulated = g->cli->device && strcasecmp(g->cli->device, "oclgrind") == 0;
     b->ref.log = &b->log;
-    /* The simulator launches work-groups of 1024: its case list holds every case a device can have. */
-    sanitize_run(g, lab, seed, 1024, g->cli->only_case, &b->ref);
+    /* The simulator launches work-groups of 1024, so its list holds the device's cases and larger tiles; --case
+       names a case of the device's list. */
+    sanitize_run(g, lab, seed, g->cli->only_case >= 0 && !simulated ? GRADE_PORTABLE_LOCAL : GRADE_REFERENCE_LOCAL,
+                 g->cli->only_case, &b->ref);
 }
 
 static void host_beside(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, struct beside *b)

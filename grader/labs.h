@@ -23,6 +23,10 @@ struct grade_case {
 };
 
 #define GRADE_MAX_BUFFERS 3
+/* The largest work-group a device's cases use: every GPU and CPU device launches 256, so every device runs the
+   same cases; larger tiles run under the reference judge, which launches 1024. */
+#define GRADE_PORTABLE_LOCAL 256
+#define GRADE_REFERENCE_LOCAL 1024
 
 /* Everything one launch needs: host data, argument order, NDRange, reference and result layout. */
 struct grade_launch {

@@ -480,7 +480,8 @@ int runlab_device(struct grading *g, const struct grade_lab_spec *lab, uint64_t 
     if (r.setup)
         report_setup(&r, result);
     else if ((built = report_build(&r, result)) != 0) {
-        runlab_run_cases(&r, r.max_local, g->cli->only_case, log);
+        runlab_run_cases(&r, simulated || r.max_local < GRADE_PORTABLE_LOCAL ? r.max_local : GRADE_PORTABLE_LOCAL,
+                         g->cli->only_case, log);
         if (log->out_of_memory)
             result->setup_error = strdup("the grader ran out of host memory");
         else if (!g->cli->quick && g->cli->only_case < 0)

@@ -84,9 +84,10 @@ static int merge_case(const struct case_log *device, const struct reference *ref
     return 1;
 }
 
-/* Adds a failed case to a tally: the first in full, with its replay command, the next two in a line. */
+/* Adds a failed case to a tally: the first in full, with its replay command (under the reference judge when
+   only it ran the case), the next two in a line. */
 static void tally_failure(struct tally *t, const struct grading *g, uint64_t seed, size_t index,
-                          const char *description, const char *why)
+                          const char *description, const char *why, int reference_only)
 {
     char head[256];
     t->failed++;
@@ -96,8 +97,8 @@ static void tally_failure(struct tally *t, const struct grading *g, uint64_t see
     if (t->failed == 1 || g->cli->verbose) {
         char replay[PATH_MAX + 256];
         result_append(t->details, sizeof t->details, "%s%s", head, why);
-        snprintf(replay, sizeof replay, "\n  replay: %s --case %zu --seed %llu", g->replay, index,
-                 (unsigned long long)seed);
+        snprintf(replay, sizeof replay, "\n  replay: %s%s --case %zu --seed %llu", g->replay,
+                 reference_only ? " --device oclgrind" : "", index, (unsigned long long)seed);
         result_append(t->details, sizeof t->details, "%s%s", replay, "");
     } else {
         const char *newline = strchr(why, '\n');
@@ -144,25 +145,50 @@ static void report_tally(struct grade_lab_result *result, const char *name, doub
     free(reason);
 }
 
+/* Tallies the reference judge's case i into the exact and memory tallies. */
+static void tally_reference_case(const struct grading *g, const struct grade_lab_spec *lab, uint64_t seed,
+                                 const struct case_log *log, size_t i, struct tally *tallies)
+{
+    const struct case_verdict *v = &log->verdicts[i];
+    char description[128];
+    lab->family->describe(&log->cases[i], description, sizeof description);
+    tallies[0].cases++;
+    tallies[2].cases++;
+    if (!v->values_ok)
+        tally_failure(&tallies[0], g, seed, i, description, v->values, 1);
+    else
+        tally_pass(&tallies[0], g, i, description);
+    if (!v->memory_ok)
+        tally_failure(&tallies[2], g, seed, i, description, v->memory, 1);
+    else if (!v->values_ok)
+        tallies[2].unearned++;
+}
+
 /* With a finding, the reference judge's own cases, whatever the device could launch: the same on every device. */
 static void tally_reference(const struct grading *g, const struct grade_lab_spec *lab, uint64_t seed,
                             const struct case_log *log, struct tally *tallies)
 {
-    for (size_t i = 0; i < log->count; i++) {
-        const struct case_verdict *v = &log->verdicts[i];
-        char description[128];
-        if (!log->ran[i])
-            continue;
-        lab->family->describe(&log->cases[i], description, sizeof description);
-        tallies[0].cases++;
-        tallies[2].cases++;
-        if (!v->values_ok)
-            tally_failure(&tallies[0], g, seed, i, description, v->values);
-        if (!v->memory_ok)
-            tally_failure(&tallies[2], g, seed, i, description, v->memory);
-        else if (!v->values_ok)
-            tallies[2].unearned++;
-    }
+    for (size_t i = 0; i < log->count; i++)
+        if (log->ran[i])
+            tally_reference_case(g, lab, seed, log, i, tallies);
+}
+
+/* Whether the device's list holds case c (it may not have run it). */
+static int device_lists(const struct case_log *device, const struct grade_case *c)
+{
+    for (size_t i = 0; i < device->count; i++)
+        if (same_case(&device->cases[i], c))
+            return 1;
+    return 0;
+}
+
+/* The reference judge's cases that no device lists (tiles past GRADE_PORTABLE_LOCAL) count as exact cases. */
+static void tally_reference_only(const struct grading *g, const struct grade_lab_spec *lab, uint64_t seed,
+                                 const struct case_log *device, const struct reference *ref, struct tally *tallies)
+{
+    for (size_t i = 0; ref && ref->ran && i < ref->log->count; i++)
+        if (ref->log->ran[i] && !device_lists(device, &ref->log->cases[i]))
+            tally_reference_case(g, lab, seed, ref->log, i, tallies);
 }
 
 /* The timed run, checked on a sample of its result, is one more real case: a kernel may be right only on small
@@ -205,12 +231,13 @@ static void tally_cases(const struct grading *g, const struct grade_lab_spec *la
         else if (m.values_ok)
             tally_pass(t, g, i, description);
         else
-            tally_failure(t, g, seed, i, description, values);
+            tally_failure(t, g, seed, i, description, values, 0);
         if (!m.memory_ok)
-            tally_failure(memory, g, seed, i, description, m.memory);
+            tally_failure(memory, g, seed, i, description, m.memory, 0);
         else if (!m.values_ok)
             memory->unearned++;
     }
+    tally_reference_only(g, lab, seed, device, ref, tallies);
     tally_timed(device, &tallies[1]);
 }
 
