@@ -129,6 +129,26 @@ static void wait_beside(pid_t pid)
     sandbox_keep(pid, 0);
 }
 
+/* A speed measured on a kernel that the reference judge then failed is not the speed of a right kernel: it is
+   withdrawn, so that no figure stands beside a wrong result. */
+static void withdraw_speed(const struct grade_lab_spec *lab, struct grade_lab_result *result)
+{
+    const char *name = grade_test_name(lab, GRADE_TEST_SPEED);
+    for (int t = 0; name && t < result->test_count; t++) {
+        struct grade_test *test = &result->tests[t];
+        char *reason = strdup("not reported: the kernel fails a correctness test above (its cases looked right on "
+                              "the device alone; the reference judge's verdict stands)");
+        if (strcmp(test->name, name) != 0 || !test->reason || !strncmp(test->reason, "not ", 4) || !reason) {
+            free(reason);
+            continue;
+        }
+        free(test->reason);
+        test->reason = reason;
+        test->metrics[0] = '\0';
+        test->passed = 0;
+    }
+}
+
 /* Grades one lab into result: the device's cases, the reference judge's, the technique, the host program; returns
    2 on a set-up error, else 0. With cores to spare, the reference judge and the host program run beside the
    device's cases; on a small machine they run after them, so that no case's time limit is shared. */
@@ -161,6 +181,8 @@ static int grade_lab(struct grading *g, const struct grade_lab_spec *lab, uint64
             reference_beside(g, lab, seed, b);
         verdict_cases(g, lab, seed, &device, &b->ref, result);
         technique_test(lab, &b->ref, verdict_correct(result), result);
+        if (!verdict_correct(result))
+            withdraw_speed(lab, result);
         if (host <= 0 && g->cli->only_case < 0)
             host_beside(g, lab, seed, b);
         if (b->host_done)

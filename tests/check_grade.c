@@ -182,6 +182,18 @@ START_TEST(a_kernel_right_only_when_small_fails_its_timed_run)
 }
 END_TEST
 
+/* A racy kernel whose device cases look right is timed on the device, but no speed stands beside the reference
+   judge's failure. */
+START_TEST(no_speed_beside_a_failed_correctness_test)
+{
+    char *output;
+    int status = grade("--submission tests/fixtures/lab6/no-second-barrier lab6", &output);
+    ck_assert_msg(status == 1 && strstr(output, "\u2717 memory safety") && strstr(output, "speed            0.0/0    not ") &&
+                  !strstr(output, "\u00d7 the speed of"), "status %d\n%s", status, output);
+    free(output);
+}
+END_TEST
+
 START_TEST(replays_one_case)
 {
     char *output;
@@ -252,6 +264,7 @@ Suite *grade_suite(void)
     tcase_add_test(tc, submission_of_one_lab_folder);
     tcase_add_test(tc, a_hang_costs_seconds);
     tcase_add_loop_test(tc, a_kernel_right_only_when_small_fails_its_timed_run, 0, 2);
+    tcase_add_test(tc, no_speed_beside_a_failed_correctness_test);
     tcase_add_test(tc, replays_one_case);
     tcase_add_test(tc, setup_errors_exit_2);
     tcase_add_loop_test(tc, json_and_junit_files, 0, 3);
