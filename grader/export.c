@@ -5,6 +5,7 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,23 +83,32 @@ static void xml_text(FILE *out, const char *text)
     free(clean);
 }
 
-static void junit_case(FILE *out, const char *lab, const struct grade_test *test)
+/* Writes the XML attribute name="text", escaped. */
+static void xml_attribute(FILE *out, const char *name, const char *text)
+{
+    fprintf(out, " %s=\"", name);
+    xml_text(out, text);
+    fputc('"', out);
+}
+
+/* One test as a testcase: a failure, an error (set-up), or passed with its reason as output. Tests are judged
+   together, so a case's time is 0 and the lab's time is on its suite. */
+static void junit_case(FILE *out, const char *classname, const struct grade_test *test, int is_error)
 {
     const char *reason = test->reason ? test->reason : "";
-    const char *newline = strchr(reason, '\n');
+    const char *newline = strchr(reason, '\n'), *element = is_error ? "error" : "failure";
     char first[512];
     snprintf(first, sizeof first, "%.*s", newline ? (int)(newline - reason) : (int)strlen(reason), reason);
-    fputs("    <testcase classname=\"", out);
-    xml_text(out, lab);
-    fputs("\" name=\"", out);
-    xml_text(out, test->name);
-    fputs("\">\n", out);
-    if (!test->passed) {
-        fputs("      <failure message=\"", out);
-        xml_text(out, first);
-        fputs("\">", out);
+    fputs("    <testcase", out);
+    xml_attribute(out, "name", test->name);
+    xml_attribute(out, "classname", classname);
+    fputs(" time=\"0\">\n", out);
+    if (is_error || (!test->passed && !test->informational)) {
+        fprintf(out, "      <%s", element);
+        xml_attribute(out, "message", first);
+        fputc('>', out);
         xml_text(out, reason);
-        fputs("</failure>\n", out);
+        fprintf(out, "</%s>\n", element);
     } else {
         fputs("      <system-out>", out);
         xml_text(out, reason);
@@ -107,35 +117,59 @@ static void junit_case(FILE *out, const char *lab, const struct grade_test *test
     fputs("    </testcase>\n", out);
 }
 
+/* A lab's counts: tests (with a set-up case), failures (informational tests never fail), errors (set-up). */
+static void junit_counts(const struct grade_lab_result *result, int *tests, int *failures, int *errors)
+{
+    *tests = result->test_count + (result->setup_error ? 1 : 0);
+    *errors = result->setup_error ? 1 : 0;
+    *failures = 0;
+    for (int t = 0; t < result->test_count; t++)
+        *failures += !result->tests[t].passed && !result->tests[t].informational;
+}
+
+static void junit_suite(FILE *out, const struct export_run *run, int l)
+{
+    const struct grade_lab_result *result = &run->results[l];
+    const char *file = run->kernels && run->kernels[l] ? run->kernels[l] : result->lab;
+    char name[256];
+    int tests, failures, errors;
+    junit_counts(result, &tests, &failures, &errors);
+    snprintf(name, sizeof name, "%s: %s", result->lab, run->titles[l]);
+    fputs("  <testsuite", out);
+    xml_attribute(out, "name", name);
+    fprintf(out, " tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"0\" time=\"%.3f\"", tests, failures, errors,
+            result->seconds > 0 ? result->seconds : 0.0);
+    xml_attribute(out, "file", file);
+    fputs(">\n", out);
+    if (result->setup_error) {
+        struct grade_test setup = {.reason = result->setup_error};
+        snprintf(setup.name, sizeof setup.name, "set-up");
+        junit_case(out, file, &setup, 1);
+    }
+    /* The host program's test is about host.c, beside the kernel. */
+    const char *slash = strrchr(file, '/');
+    char host[PATH_MAX + 16];
+    snprintf(host, sizeof host, "%.*s%shost.c", slash ? (int)(slash - file) : 0, file, slash ? "/" : "");
+    for (int t = 0; t < result->test_count; t++)
+        junit_case(out, strcmp(result->tests[t].name, "host program") ? file : host, &result->tests[t], 0);
+    fputs("  </testsuite>\n", out);
+}
+
 void export_junit(FILE *out, const struct export_run *run)
 {
-    int tests = 0, failures = 0;
-    for (int l = 0; l < run->count; l++)
-        for (int t = 0; t < run->results[l].test_count; t++, tests++)
-            failures += !run->results[l].tests[t].passed;
-    fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-                 "<testsuites name=\"clkit\" tests=\"%d\" failures=\"%d\" time=\"%.3f\">\n",
-            tests, failures, run->seconds);
+    int tests = 0, failures = 0, errors = 0;
     for (int l = 0; l < run->count; l++) {
-        const struct grade_lab_result *result = &run->results[l];
-        int lab_failures = result->setup_error ? 1 : 0;
-        for (int t = 0; t < result->test_count; t++)
-            lab_failures += !result->tests[t].passed;
-        fputs("  <testsuite name=\"", out);
-        xml_text(out, result->lab);
-        fputs(": ", out);
-        xml_text(out, run->titles[l]);
-        fprintf(out, "\" tests=\"%d\" failures=\"%d\">\n", result->test_count + (result->setup_error ? 1 : 0),
-                lab_failures);
-        if (result->setup_error) {
-            struct grade_test setup = {.reason = result->setup_error};
-            snprintf(setup.name, sizeof setup.name, "set-up");
-            junit_case(out, result->lab, &setup);
-        }
-        for (int t = 0; t < result->test_count; t++)
-            junit_case(out, result->lab, &result->tests[t]);
-        fputs("  </testsuite>\n", out);
+        int lab_tests, lab_failures, lab_errors;
+        junit_counts(&run->results[l], &lab_tests, &lab_failures, &lab_errors);
+        tests += lab_tests;
+        failures += lab_failures;
+        errors += lab_errors;
     }
+    fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                 "<testsuites name=\"clkit\" tests=\"%d\" failures=\"%d\" errors=\"%d\" time=\"%.3f\">\n",
+            tests, failures, errors, run->seconds > 0 ? run->seconds : 0.0);
+    for (int l = 0; l < run->count; l++)
+        junit_suite(out, run, l);
     fputs("</testsuites>\n", out);
 }
 

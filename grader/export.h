@@ -10,6 +10,7 @@
 struct export_run {
     const struct grade_lab_result *results;
     const char *const *titles; /* each lab's title, as in the report */
+    const char *const *kernels; /* each lab's kernel file, as the user names it (NULL: not known) */
     int count;
     double seconds;            /* the grading's wall time */
     const char *summary;       /* one paragraph for the top-level output */
@@ -18,7 +19,8 @@ struct export_run {
 /* Writes the run as a Gradescope results.json to out; returns 0, or -1 when memory runs out. */
 int export_json(FILE *out, const struct export_run *run);
 
-/* Writes the run as JUnit XML (a testsuite per lab, a testcase per test) to out. */
+/* Writes the run as JUnit XML that Jenkins' schema accepts (a testsuite per lab naming its kernel file and time,
+   a testcase per test; a set-up failure is an error, an informational test never a failure) to out. */
 void export_junit(FILE *out, const struct export_run *run);
 
 /* Writes the run as results.json to path; returns 0, or -1 after printing why. */

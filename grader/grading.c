@@ -300,7 +300,12 @@ int grading_run(struct grading *g, struct grade_lab_result *results)
             snprintf(results[i].lab, sizeof results[i].lab, "%s", lab->name);
             complete_lab(lab, "not graded: the time budget for this submission (--budget) ran out", &results[i]);
         } else
+        {
+            struct timespec started;
+            clock_gettime(CLOCK_MONOTONIC, &started);
             setup_failed |= grade_lab(g, lab, g->seed, &results[i]) != 0;
+            results[i].seconds = grading_seconds_since(&started);
+        }
         report_lab(&g->style, lab->title, &results[i]);
         for (int t = 0; t < results[i].test_count; t++)
             all_passed &= results[i].tests[t].passed || results[i].tests[t].informational;
@@ -319,12 +324,18 @@ double grading_seconds_since(const struct timespec *start)
 int grading_write_results(const struct grading *g, const struct grade_lab_result *results, double seconds,
                           const char *json, const char *junit)
 {
-    const char *titles[CLI_MAX_LABS];
+    const char *titles[CLI_MAX_LABS], *kernels[CLI_MAX_LABS];
+    static char kernel_paths[CLI_MAX_LABS][PATH_MAX + 64];
     char summary[PATH_MAX + 128];
-    struct export_run run = {results, titles, g->cli->lab_count, seconds, summary};
+    struct export_run run = {.results = results, .titles = titles, .kernels = kernels, .count = g->cli->lab_count,
+                             .seconds = seconds, .summary = summary};
     int rc = 0;
-    for (int i = 0; i < g->cli->lab_count; i++)
-        titles[i] = grade_find_lab(g->cli->labs[i])->title;
+    for (int i = 0; i < g->cli->lab_count; i++) {
+        const struct grade_lab_spec *lab = grade_find_lab(g->cli->labs[i]);
+        titles[i] = lab->title;
+        snprintf(kernel_paths[i], sizeof kernel_paths[i], "%s/%s/%s", g->source_dir, lab->name, lab->kernel_file);
+        kernels[i] = kernel_paths[i];
+    }
     snprintf(summary, sizeof summary, "clkit grader: %s graded with seed %llu", g->source_dir,
              (unsigned long long)g->seed);
     if (json)

@@ -23,6 +23,7 @@ struct grade_lab_result {
     int test_count;
     char *setup_error;  /* set when the lab could not be graded at all (exit status 2) */
     char device[128];   /* the device the kernel ran on */
+    double seconds;     /* how long grading the lab took */
 };
 
 /* Adds a test to result with a cleaned copy of reason (safe text, capped) and finite points; returns it, or NULL

@@ -21,6 +21,8 @@ static void setup(void)
     result_add(&results[0], "bandwidth", 0, 0, 1, "12 GB/s")->informational = 1;
     strcpy(results[1].lab, "lab2");
     result_add(&results[1], "exact cases", 4, 4, 1, "all 8 exact cases right");
+    results[0].seconds = 2.5;
+    results[1].setup_error = strdup("no OpenCL device");
 }
 
 static void teardown(void)
@@ -31,7 +33,9 @@ static void teardown(void)
 
 static char *render(int json)
 {
-    struct export_run run = {results, titles, 2, 1.25, "graded \"labs\" with seed 7"};
+    static const char *const kernels[] = {"labs/lab1/vadd.cl", "labs/lab2/vadd_stride.cl"};
+    struct export_run run = {.results = results, .titles = titles, .kernels = kernels, .count = 2, .seconds = 1.25,
+                             .summary = "graded \"labs\" with seed 7"};
     char *text = NULL;
     size_t size = 0;
     FILE *out = open_memstream(&text, &size);
@@ -53,14 +57,15 @@ START_TEST(json_has_the_gradescope_fields)
     ck_assert_double_eq(cJSON_GetObjectItem(root, "execution_time")->valuedouble, 1.25);
     ck_assert_str_eq(cJSON_GetObjectItem(root, "output")->valuestring, "graded \"labs\" with seed 7");
     tests = cJSON_GetObjectItem(root, "tests");
-    ck_assert_int_eq(cJSON_GetArraySize(tests), 4);
+    ck_assert_int_eq(cJSON_GetArraySize(tests), 5); /* with lab 2's set-up failure */
     first = cJSON_GetArrayItem(tests, 0);
     ck_assert_str_eq(cJSON_GetObjectItem(first, "name")->valuestring, "lab1: build");
     ck_assert_str_eq(cJSON_GetObjectItem(first, "status")->valuestring, "failed");
     ck_assert_str_eq(cJSON_GetObjectItem(first, "visibility")->valuestring, "visible");
     ck_assert_ptr_nonnull(strstr(cJSON_GetObjectItem(first, "output")->valuestring, "\"vadd.cl\": <error>"));
     ck_assert_ptr_nonnull(strstr(cJSON_GetObjectItem(first, "output")->valuestring, "\nline two"));
-    ck_assert_str_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(tests, 3), "status")->valuestring, "passed");
+    ck_assert_str_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(tests, 3), "name")->valuestring, "lab2: set-up");
+    ck_assert_str_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(tests, 4), "status")->valuestring, "passed");
     /* An informational test is shown but worth nothing. */
     ck_assert_double_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(tests, 2), "max_score")->valuedouble, 0.0);
     cJSON_Delete(root);
@@ -83,9 +88,13 @@ START_TEST(junit_is_well_formed)
     FILE *f = fdopen(fd, "w");
     fputs(text, f);
     fclose(f);
-    snprintf(command, sizeof command, "xmllint --noout %s", path);
-    ck_assert_msg(run_in_kit(command, 30, &output) == 0, "xmllint rejects it: %s\n%s", output, text);
-    ck_assert_ptr_nonnull(strstr(text, "<testsuite name=\"lab1: vector add\" tests=\"3\" failures=\"2\">"));
+    snprintf(command, sizeof command, "xmllint --noout --schema tests/junit-jenkins.xsd %s", path);
+    ck_assert_msg(run_in_kit(command, 30, &output) == 0, "Jenkins' rules reject it: %s\n%s", output, text);
+    /* The informational test passes whatever it measured; the set-up failure of lab 2 is an error. */
+    ck_assert_ptr_nonnull(strstr(text, "<testsuites name=\"clkit\" tests=\"5\" failures=\"2\" errors=\"1\" time=\"1.250\">"));
+    ck_assert_ptr_nonnull(strstr(text, "<testsuite name=\"lab1: vector add\" tests=\"3\" failures=\"2\" errors=\"0\" "
+                                       "skipped=\"0\" time=\"2.500\" file=\"labs/lab1/vadd.cl\">"));
+    ck_assert_ptr_nonnull(strstr(text, "<error message=\"no OpenCL device\">"));
     ck_assert_ptr_nonnull(strstr(text, "<failure message=\"cannot build &quot;vadd.cl&quot;: &lt;error&gt;"));
     ck_assert_ptr_null(strstr(text, "\x1b"));
     remove(path);
