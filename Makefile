@@ -7,6 +7,8 @@ CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -DCL_TARGET_OPENCL_VERSION=120 \
            -Icommon $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 DEPFLAGS = -MMD -MP
+# The kit's version, from VERSION (a release tag is v followed by it).
+VERSION := $(shell cat VERSION 2>/dev/null || echo unknown)
 LDLIBS  := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lOpenCL -lcjson) -lm
 
 # CLBlast, where installed, gives the matmul benchmark a vendor reference (make CLBLAST=1 forces it).
@@ -57,6 +59,9 @@ build/common/%.o: common/%.c
 	$(Q)$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 # A host program finds its kernel beside its source, wherever it is run from.
+build/grader/cli.o: CFLAGS += -DCLK_VERSION='"$(VERSION)"'
+build/grader/cli.o: VERSION
+
 build/labs/%/host.o build/solutions/%/host.o: CFLAGS += -DCLK_SOURCE_DIR='"$(abspath $(dir $<))"'
 build/labs/%/host.o: labs/%/host.c
 	@mkdir -p $(@D)

@@ -34,6 +34,7 @@ static const char usage[] =
     "                      grader/profiles/<device>.conf, the thresholds ./grade then uses\n"
     "  -v, --verbose       show every case, not only failures\n"
     "  -h, --help          show this help\n"
+    "      --version       show the kit's version\n"
     "exit status: 0 every test passed, 1 some test failed, 2 usage or set-up error\n";
 
 static int usage_error(const char *message, const char *argument)
@@ -114,6 +115,15 @@ static int parse_valued(struct cli *cli, const char *arg, const char *value)
     return 0;
 }
 
+#ifndef CLK_VERSION
+#define CLK_VERSION "unknown"
+#endif
+
+const char *cli_version(void)
+{
+    return CLK_VERSION;
+}
+
 int cli_parse(int argc, char **argv, struct cli *cli)
 {
     memset(cli, 0, sizeof *cli);
@@ -125,6 +135,9 @@ int cli_parse(int argc, char **argv, struct cli *cli)
         int rc;
         if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
             fputs(usage, stdout);
+            return 1;
+        } else if (strcmp(arg, "--version") == 0) {
+            printf("clkit grader %s\n", cli_version());
             return 1;
         } else if (strcmp(arg, "-v") == 0 || strcmp(arg, "--verbose") == 0) {
             cli->verbose = 1;

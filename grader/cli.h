@@ -32,7 +32,10 @@ struct cli {
     const char *bench_out; /* where --bench writes bench-<device>.md, .csv and .svg */
 };
 
-/* Parses argv into cli; returns 0 to grade, 1 after --help, 2 on a usage error (printed). */
+/* The kit's version, as the file VERSION gives it. */
+const char *cli_version(void);
+
+/* Parses argv into cli; returns 0 to grade, 1 after --help or --version, 2 on a usage error (printed). */
 int cli_parse(int argc, char **argv, struct cli *cli);
 
 #endif

@@ -29,6 +29,55 @@ static cJSON *json_test(const char *lab, const struct grade_test *test)
     return item;
 }
 
+/* The number after "key=" in a test's metrics ("size=...;rate=12.5;..."), or 0 when absent. */
+static double metric(const char *metrics, const char *key)
+{
+    char pattern[32];
+    snprintf(pattern, sizeof pattern, "%s=", key);
+    for (const char *p = strstr(metrics, pattern); p; p = strstr(p + 1, pattern))
+        if (p == metrics || p[-1] == ';')
+            return strtod(p + strlen(pattern), NULL);
+    return 0.0;
+}
+
+static void leaderboard_entry(cJSON *board, const char *lab, const char *what, double value)
+{
+    cJSON *entry = cJSON_CreateObject();
+    char name[64];
+    snprintf(name, sizeof name, "%s %s", lab, what);
+    cJSON_AddStringToObject(entry, "name", name);
+    cJSON_AddNumberToObject(entry, "value", value);
+    cJSON_AddStringToObject(entry, "order", "desc");
+    cJSON_AddItemToArray(board, entry);
+}
+
+/* Each lab's rate and speedup from its speed test, the same columns for every student (0: not measured). */
+static cJSON *json_leaderboard(const struct export_run *run)
+{
+    cJSON *board = cJSON_CreateArray();
+    for (int l = 0; board && run->units && l < run->count; l++) {
+        const struct grade_lab_result *result = &run->results[l];
+        const char *metrics = "";
+        for (int t = 0; t < result->test_count; t++)
+            if (result->tests[t].informational && result->tests[t].metrics[0])
+                metrics = result->tests[t].metrics;
+        leaderboard_entry(board, result->lab, run->units[l], metric(metrics, "rate"));
+        if (run->has_baseline && run->has_baseline[l])
+            leaderboard_entry(board, result->lab, "speedup", metric(metrics, "speedup"));
+    }
+    return board;
+}
+
+static cJSON *json_extra(const struct export_run *run)
+{
+    cJSON *extra = cJSON_CreateObject(), *devices = cJSON_CreateObject();
+    cJSON_AddStringToObject(extra, "grader_version", run->version ? run->version : "unknown");
+    for (int l = 0; devices && l < run->count; l++)
+        cJSON_AddStringToObject(devices, run->results[l].lab, run->results[l].device);
+    cJSON_AddItemToObject(extra, "devices", devices);
+    return extra;
+}
+
 int export_json(FILE *out, const struct export_run *run)
 {
     cJSON *root = cJSON_CreateObject(), *tests = cJSON_CreateArray();
@@ -52,10 +101,12 @@ int export_json(FILE *out, const struct export_run *run)
     }
     cJSON_AddNumberToObject(root, "score", score);
     cJSON_AddNumberToObject(root, "max_score", max);
-    cJSON_AddNumberToObject(root, "execution_time", run->seconds);
+    cJSON_AddNumberToObject(root, "execution_time", (double)(long)(run->seconds + 0.999)); /* whole seconds */
     cJSON_AddStringToObject(root, "output", summary);
     cJSON_AddStringToObject(root, "visibility", "visible");
     cJSON_AddItemToObject(root, "tests", tests);
+    cJSON_AddItemToObject(root, "leaderboard", json_leaderboard(run));
+    cJSON_AddItemToObject(root, "extra_data", json_extra(run));
     text = cJSON_Print(root);
     if (text)
         fprintf(out, "%s\n", text);

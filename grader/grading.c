@@ -324,15 +324,19 @@ double grading_seconds_since(const struct timespec *start)
 int grading_write_results(const struct grading *g, const struct grade_lab_result *results, double seconds,
                           const char *json, const char *junit)
 {
-    const char *titles[CLI_MAX_LABS], *kernels[CLI_MAX_LABS];
+    const char *titles[CLI_MAX_LABS], *kernels[CLI_MAX_LABS], *units[CLI_MAX_LABS];
+    int has_baseline[CLI_MAX_LABS];
     static char kernel_paths[CLI_MAX_LABS][PATH_MAX + 64];
     char summary[PATH_MAX + 128];
-    struct export_run run = {.results = results, .titles = titles, .kernels = kernels, .count = g->cli->lab_count,
+    struct export_run run = {.results = results, .titles = titles, .kernels = kernels, .units = units,
+                             .has_baseline = has_baseline, .version = cli_version(), .count = g->cli->lab_count,
                              .seconds = seconds, .summary = summary};
     int rc = 0;
     for (int i = 0; i < g->cli->lab_count; i++) {
         const struct grade_lab_spec *lab = grade_find_lab(g->cli->labs[i]);
         titles[i] = lab->title;
+        units[i] = lab->family->work_is_flops ? "GFLOP/s" : "GB/s";
+        has_baseline[i] = lab->perf.baseline_file != NULL;
         snprintf(kernel_paths[i], sizeof kernel_paths[i], "%s/%s/%s", g->source_dir, lab->name, lab->kernel_file);
         kernels[i] = kernel_paths[i];
     }

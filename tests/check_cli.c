@@ -3,6 +3,7 @@
 #include "cli.h"
 
 #include <stdio.h>
+#include <string.h>
 
 static int parse(struct cli *cli, int argc, char **argv)
 {
@@ -23,6 +24,26 @@ START_TEST(all_means_seven_labs)
     ck_assert_int_eq(parse(&cli, 2, argv), 0);
     ck_assert_int_eq(cli.lab_count, 7);
     ck_assert_str_eq(cli.labs[6], "lab7");
+}
+END_TEST
+
+START_TEST(version_is_the_kits)
+{
+    char *argv[] = {"grade", "--version", NULL};
+    struct cli cli;
+    FILE *saved = stdout;
+    stdout = fopen("/dev/null", "w");
+    int rc = cli_parse(2, argv, &cli);
+    fclose(stdout);
+    stdout = saved;
+    ck_assert_int_eq(rc, 1); /* printed, nothing to grade */
+    FILE *file = fopen("VERSION", "r");
+    char version[64] = "";
+    ck_assert_ptr_nonnull(file);
+    ck_assert_ptr_nonnull(fgets(version, sizeof version, file));
+    fclose(file);
+    version[strcspn(version, "\n")] = '\0';
+    ck_assert_str_eq(cli_version(), version);
 }
 END_TEST
 
@@ -77,6 +98,7 @@ Suite *cli_suite(void)
     Suite *s = suite_create("cli");
     TCase *tc = tcase_create("parse");
     tcase_add_test(tc, all_means_seven_labs);
+    tcase_add_test(tc, version_is_the_kits);
     tcase_add_test(tc, options);
     tcase_add_test(tc, defaults);
     tcase_add_test(tc, usage_errors);

@@ -18,7 +18,9 @@ static void setup(void)
     strcpy(results[0].lab, "lab1");
     result_add(&results[0], "build", 0, 0, 0, nasty);
     result_add(&results[0], "exact cases", 1.5, 3, 0, "2 of 8 exact cases wrong\ncase 4: index 64");
-    result_add(&results[0], "bandwidth", 0, 0, 1, "12 GB/s")->informational = 1;
+    struct grade_test *bandwidth = result_add(&results[0], "bandwidth", 0, 0, 1, "12 GB/s");
+    bandwidth->informational = 1;
+    strcpy(bandwidth->metrics, "size=1024;ms=0.5;rate=12.5;unit=GB/s;speedup_not=3");
     strcpy(results[1].lab, "lab2");
     result_add(&results[1], "exact cases", 4, 4, 1, "all 8 exact cases right");
     results[0].seconds = 2.5;
@@ -34,7 +36,10 @@ static void teardown(void)
 static char *render(int json)
 {
     static const char *const kernels[] = {"labs/lab1/vadd.cl", "labs/lab2/vadd_stride.cl"};
-    struct export_run run = {.results = results, .titles = titles, .kernels = kernels, .count = 2, .seconds = 1.25,
+    static const char *const units[] = {"GB/s", "GB/s"};
+    static const int has_baseline[] = {0, 1};
+    struct export_run run = {.results = results, .titles = titles, .kernels = kernels, .units = units,
+                             .has_baseline = has_baseline, .version = "9.9.9", .count = 2, .seconds = 1.25,
                              .summary = "graded \"labs\" with seed 7"};
     char *text = NULL;
     size_t size = 0;
@@ -54,7 +59,16 @@ START_TEST(json_has_the_gradescope_fields)
     ck_assert_msg(root != NULL, "not valid JSON:\n%s", text);
     ck_assert_double_eq(cJSON_GetObjectItem(root, "score")->valuedouble, 5.5);
     ck_assert_double_eq(cJSON_GetObjectItem(root, "max_score")->valuedouble, 7.0);
-    ck_assert_double_eq(cJSON_GetObjectItem(root, "execution_time")->valuedouble, 1.25);
+    ck_assert_double_eq(cJSON_GetObjectItem(root, "execution_time")->valuedouble, 2.0); /* whole seconds, up */
+    /* The same columns for everyone: lab 2 was not timed and has a baseline, so its rate and speedup are 0. */
+    cJSON *board = cJSON_GetObjectItem(root, "leaderboard");
+    ck_assert_int_eq(cJSON_GetArraySize(board), 3);
+    ck_assert_str_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(board, 0), "name")->valuestring, "lab1 GB/s");
+    ck_assert_double_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(board, 0), "value")->valuedouble, 12.5);
+    ck_assert_str_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(board, 2), "name")->valuestring, "lab2 speedup");
+    ck_assert_double_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(board, 2), "value")->valuedouble, 0.0);
+    ck_assert_str_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(root, "extra_data"), "grader_version")->valuestring,
+                     "9.9.9");
     ck_assert_str_eq(cJSON_GetObjectItem(root, "output")->valuestring, "graded \"labs\" with seed 7");
     tests = cJSON_GetObjectItem(root, "tests");
     ck_assert_int_eq(cJSON_GetArraySize(tests), 5); /* with lab 2's set-up failure */
