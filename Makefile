@@ -42,7 +42,7 @@ RUNNER_OBJ  := $(patsubst %,build/grader/%.o,runner builds clblast compare famil
 HOST_FLAGS  := build/host-flags
 
 .SECONDARY:
-.PHONY: all $(LABS) solutions grader check clean setup student-release bench
+.PHONY: all $(LABS) solutions grader check clean setup student-release gradescope bench
 all: $(LAB_BINS) $(SOL_BINS) $(GRADER)
 grader: $(GRADER)
 $(GRADER): $(RUNNER) $(HOST_FLAGS)
@@ -107,16 +107,10 @@ build/%/host: build/%/host.o $(LIB)
 bench: all
 	./grade --bench all --bench-out docs/results
 
-# Installs the Debian/Ubuntu packages the kit needs, or says that they are all there.
+# Installs the Debian/Ubuntu packages the kit needs, or says that they are all there (see ./setup, which needs
+# no make and so works on a bare image).
 setup:
-	@missing=$$(for p in $(PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
-	if [ -z "$$missing" ]; then echo "setup: every package is installed: $(PACKAGES)"; exit 0; fi; \
-	sudo=; [ "$$(id -u)" -eq 0 ] || sudo=sudo; \
-	echo "setup: installing" $$missing; \
-	$$sudo apt-get update && $$sudo apt-get install -y $$missing
-	@# A user of its own for submitted code when the grader runs as root (see README, Security).
-	@id clkit-runner >/dev/null 2>&1 || [ "$$(id -u)" -ne 0 ] || \
-	  { useradd --system --no-create-home --shell /usr/sbin/nologin clkit-runner && echo "setup: created the user clkit-runner"; }
+	@./setup
 
 # The kit's own tests: one Check runner over every tests/check_*.c, linked with common/ and the grader.
 TEST_OBJ    := $(patsubst %.c,build/%.o,$(filter-out tests/stride_probe.c,$(wildcard tests/*.c)))
@@ -148,13 +142,24 @@ endif
 # A tree for students: the stubs, common/, kernels/, the grader with its profiles, the handout and the
 # classroom workflow; no solutions/ and no tests/ (whose fixtures and checks use the solutions).
 DEST ?= dist/clkit-student
-RELEASE_FILES := Makefile grade README.md HANDOUT.md .gitignore common kernels labs grader $(wildcard docs)
+RELEASE_FILES := Makefile setup VERSION grade README.md HANDOUT.md .gitignore common kernels labs grader $(wildcard docs)
 student-release:
 	@test ! -e "$(DEST)" || { echo "student-release: $(DEST) exists; remove it or choose DEST=..."; exit 2; }
 	@mkdir -p "$(DEST)/.github/workflows"
 	$(Q)tar cf - $(RELEASE_FILES) | tar xf - -C "$(DEST)"
 	$(Q)cp .github/classroom/grade.yml "$(DEST)/.github/workflows/grade.yml"
 	@echo "student-release: wrote $(DEST)"
+
+# Gradescope's autograder zip: the student release with setup.sh and run_autograder at its root (Gradescope
+# unpacks it into /autograder/source, runs setup.sh once as root, then run_autograder for each submission).
+GRADESCOPE_ZIP ?= dist/clkit-gradescope-$(VERSION).zip
+gradescope:
+	@rm -rf build/gradescope && mkdir -p "$(dir $(GRADESCOPE_ZIP))"
+	$(Q)$(MAKE) -s student-release DEST=build/gradescope/kit >/dev/null
+	$(Q)rm -rf build/gradescope/kit/.github
+	$(Q)cp grader/gradescope/setup.sh grader/gradescope/run_autograder build/gradescope/kit/
+	$(Q)rm -f "$(GRADESCOPE_ZIP)" && cd build/gradescope/kit && python3 -m zipfile -c "$(abspath $(GRADESCOPE_ZIP))" $$(ls -A)
+	@echo "gradescope: wrote $(GRADESCOPE_ZIP) (upload it as the assignment's autograder)"
 
 clean:
 	rm -rf build

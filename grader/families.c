@@ -22,11 +22,15 @@ static int alloc_reference(const struct grade_case *c, struct grade_launch *laun
     return launch->expected && launch->bound ? 0 : -1;
 }
 
-/* Exact cases hold small integers, whose float sums are exact: any error at all is a bug. */
-static void exact_bounds(const struct grade_case *c, struct grade_launch *launch)
+/* Exact cases hold small integers, whose float sums are exact: any error at all is a bug. The zero bounds are a
+   fresh calloc, whose untouched pages a 2^24-element case does not hold in memory. */
+static int exact_bounds(const struct grade_case *c, struct grade_launch *launch)
 {
-    if (c->data == GRADE_EXACT && launch->bound)
-        memset(launch->bound, 0, launch->shape.count * sizeof(double));
+    if (c->data != GRADE_EXACT || !launch->bound)
+        return 0;
+    free(launch->bound);
+    launch->bound = calloc(launch->shape.count ? launch->shape.count : 1, sizeof(double));
+    return launch->bound ? 0 : -1;
 }
 
 static size_t groups_for(const struct grade_case *c, size_t default_cap)
@@ -65,7 +69,8 @@ static int vadd_prepare(const struct grade_case *c, uint64_t seed, struct grade_
     set_1d(launch, groups, c->local[0]);
     if (!c->no_reference)
         clk_ref_vadd(launch->host[0], launch->host[1], n, launch->expected, launch->bound);
-    exact_bounds(c, launch);
+    if (exact_bounds(c, launch) != 0)
+        return -1;
     launch->shape.block = c->local[0];
     launch->shape.grid = launch->global[0] < n ? launch->global[0] : 0;
     return 0;
@@ -157,7 +162,8 @@ static int dot_partials_prepare(const struct grade_case *c, uint64_t seed, struc
     set_1d(launch, groups, c->local[0]);
     if (!c->no_reference)
         clk_ref_dot_partials(launch->host[0], launch->host[1], c->dims[0], global, launch->expected, launch->bound);
-    exact_bounds(c, launch);
+    if (exact_bounds(c, launch) != 0)
+        return -1;
     launch->shape.block = c->local[0];
     return 0;
 }
@@ -173,7 +179,8 @@ static int dot_groups_prepare(const struct grade_case *c, uint64_t seed, struct 
         clk_ref_dot(launch->host[0], launch->host[1], c->dims[0], launch->expected, launch->bound);
         launch->bound[0] *= 2.0; /* adding the partials on the host rounds once more per partial */
     }
-    exact_bounds(c, launch);
+    if (exact_bounds(c, launch) != 0)
+        return -1;
     return 0;
 }
 

@@ -28,14 +28,20 @@ cl_int harness_bind(cl_kernel kernel, const struct grade_launch *launch, const c
    a multiple of align_bytes, so that an overrun by whole rows or work-groups lands in a guard. */
 size_t harness_guard_elements(const struct grade_launch *launch, size_t count, uint32_t align_bytes);
 
-/* The floats all of launch's buffers take with guard zones of guard elements on each side. */
+/* Where a buffer of total floats (guards included) ends in the staging area: the next one starts on a page, so
+   that a CPU device can use it in place. */
+size_t harness_stride(size_t total);
+
+/* The floats all of launch's buffers take with guard zones of guard elements on each side, one after another at
+   harness_stride. */
 size_t harness_area_floats(const struct grade_launch *launch, size_t guard);
 
 /* Runner side: runs kernel on launch's inputs, each buffer in a sub-buffer between guard zones of guard elements
    filled with guard_bits[i] (no zones when guard is 0); the buffers are staged in area (harness_area_floats of
-   them, one after another) and read back into it. Fills raw's totals (its data points into area); returns the
-   launch's CL status. */
-cl_int harness_launch(const struct clk_env *env, cl_kernel kernel, const struct grade_launch *launch, size_t guard,
+   them, one after another) and read back into it; launch's host copies are freed once staged, and a CPU device
+   works in area itself, so that a large case is held once. Fills raw's totals (its data points into area);
+   returns the launch's CL status. */
+cl_int harness_launch(const struct clk_env *env, cl_kernel kernel, struct grade_launch *launch, size_t guard,
                       const uint32_t *guard_bits, float *area, struct harness_raw *raw);
 
 /* Judge side: checks raw (the guards bitwise, the inputs against launch's own copy) and the output against

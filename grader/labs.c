@@ -150,6 +150,8 @@ int grade_launch_add_buffer(struct grade_launch *launch, const char *name, size_
     launch->counts[i] = count;
     launch->is_output[i] = is_output;
     launch->host[i] = malloc((count ? count : 1) * sizeof(float));
+    launch->input_seed = seed;
+    launch->input_exact = c->data == GRADE_EXACT;
     if (!launch->host[i])
         return -1;
     if (!is_output && c->data == GRADE_EXACT)
@@ -157,6 +159,28 @@ int grade_launch_add_buffer(struct grade_launch *launch, const char *name, size_
     else if (!is_output)
         clk_fill_real(launch->host[i], count, seed, (unsigned)i);
     return 0;
+}
+
+void grade_launch_drop_inputs(struct grade_launch *launch)
+{
+    for (int i = 0; i < launch->buffer_count; i++) {
+        free(launch->host[i]);
+        launch->host[i] = NULL;
+    }
+}
+
+const float *grade_launch_input(const struct grade_launch *launch, int i, float **made)
+{
+    *made = NULL;
+    if (launch->host[i])
+        return launch->host[i];
+    if (!(*made = malloc((launch->counts[i] ? launch->counts[i] : 1) * sizeof(float))))
+        return NULL;
+    if (launch->input_exact)
+        clk_fill_exact(*made, launch->counts[i], launch->input_seed, (unsigned)i);
+    else
+        clk_fill_real(*made, launch->counts[i], launch->input_seed, (unsigned)i);
+    return *made;
 }
 
 void grade_launch_free(struct grade_launch *launch)

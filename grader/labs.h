@@ -44,6 +44,8 @@ struct grade_launch {
     double *expected;
     double *bound;
     struct check_shape shape;
+    uint64_t input_seed; /* what the inputs were made from, to make them again */
+    int input_exact;
 };
 
 /* What differs between kinds of kernel; several labs share one family. */
@@ -146,6 +148,14 @@ size_t grade_expand_cases(const struct grade_lab_spec *lab, size_t max_local, st
 /* Adds a buffer of count floats to launch; an input is filled from (seed, its index) with c's kind of data. */
 int grade_launch_add_buffer(struct grade_launch *launch, const char *name, size_t count, int is_output,
                             const struct grade_case *c, uint64_t seed);
+
+/* Frees launch's inputs once its reference is made: grade_launch_input makes them again when needed, so that the
+   judge does not hold a large case's inputs while the kernel runs. */
+void grade_launch_drop_inputs(struct grade_launch *launch);
+
+/* Returns input i of launch: its host copy, or (after grade_launch_drop_inputs) a new copy made again from its
+   seed, stored in *made for the caller to free; NULL when memory runs out. */
+const float *grade_launch_input(const struct grade_launch *launch, int i, float **made);
 
 /* Fills c with lab's timing case at the sizes and TILE of profile (real data, no reference). */
 void grade_perf_case(const struct grade_lab_spec *lab, const struct profile *profile, struct grade_case *c);

@@ -182,7 +182,7 @@ static int unpack_case(struct lab_run *r, const struct wire_message *m, const st
             return -1;
         raw->data[i] = (float *)(uintptr_t)(*data + at);
         raw->totals[i] = (size_t)done->totals[i];
-        at += raw->totals[i] * sizeof(float);
+        at += harness_stride(raw->totals[i]) * sizeof(float);
     }
     return 0;
 }
@@ -240,13 +240,13 @@ static int judge_case(struct lab_run *r, const struct grade_case *c, uint64_t se
     judged.no_reference = 0;
     if (r->lab->family->prepare(&judged, seed, &launch) != 0)
         return grade_launch_free(&launch), -2;
+    grade_launch_drop_inputs(&launch); /* the reference is made; the inputs are made again to check them */
     for (int i = 0; r->mode == RUNLAB_GRADE && i < launch.buffer_count; i++) {
         size_t guard = harness_guard_elements(&launch, launch.counts[i], r->hello.align_bytes);
         request.guard = guard > request.guard ? guard : request.guard;
     }
     draw_guards(request.guard_bits);
-    for (int i = 0; i < launch.buffer_count; i++)
-        bytes += (2 * request.guard + launch.counts[i]) * sizeof(float);
+    bytes = harness_area_floats(&launch, request.guard) * sizeof(float);
     if (session_size_buffers(&r->session, bytes) != 0) { /* the runner sealed the file against growing */
         r->session.broken = 1;
         return grade_launch_free(&launch), -1;

@@ -1,36 +1,67 @@
-/* Gradescope's run_autograder: every upload shape gets a results.json with the right score, and exit 0. */
+/* Gradescope: the autograder zip that `make gradescope` writes, unpacked into an /autograder-shaped tree and set
+   up as Gradescope does; every upload shape gets a results.json with the right score, and exit 0. */
 #include "suites.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#define TREE "build/gs"
+
 static const struct {
     const char *shape;
     const char *prepare; /* shell commands that fill build/gs/submission (run in the kit) */
     const char *score;   /* "score max_score" as the results file gives them */
 } uploads[] = {
-    {"nested", "mkdir -p build/gs/submission/clkit/labs/lab1 && cp solutions/lab1/* build/gs/submission/clkit/labs/lab1/",
-     "10 88"},
-    {"flat", "cp solutions/lab1/* build/gs/submission/", "10 88"},
-    {"stale copy beside", "mkdir -p build/gs/submission/lab1 build/gs/submission/v1/lab1 && "
-                          "cp solutions/lab1/* build/gs/submission/lab1/ && "
-                          "cp tests/fixtures/lab1/local-id/lab1/vadd.cl build/gs/submission/v1/lab1/",
-     "10 88"},
+    {"nested", "mkdir -p " TREE "/submission/clkit/labs/lab1 " TREE "/submission/clkit/labs/lab4 && "
+               "cp solutions/lab1/* " TREE "/submission/clkit/labs/lab1/ && "
+               "cp solutions/lab4/* " TREE "/submission/clkit/labs/lab4/", "24 88"},
+    {"flat", "cp solutions/lab1/* " TREE "/submission/", "10 88"},
+    {"flat, two labs: the host program is nobody's", "cp solutions/lab1/vadd.cl solutions/lab3/dot.cl "
+     "solutions/lab3/host.c " TREE "/submission/", "15 88"},
+    {"partial", "mkdir -p " TREE "/submission/lab3 && cp solutions/lab3/* " TREE "/submission/lab3/", "10 88"},
+    {"broken", "mkdir -p " TREE "/submission/lab1 " TREE "/submission/lab2 && "
+               "cp tests/fixtures/lab1/compile-error/lab1/vadd.cl solutions/lab1/host.c " TREE "/submission/lab1/ && "
+               "printf 'int main(void) { return }' > " TREE "/submission/lab2/host.c && "
+               "cp solutions/lab2/vadd_stride.cl " TREE "/submission/lab2/", "10 88"},
+    {"stale copy beside", "mkdir -p " TREE "/submission/lab1 " TREE "/submission/v1/lab1 && "
+                          "cp solutions/lab1/* " TREE "/submission/lab1/ && "
+                          "cp tests/fixtures/lab1/local-id/lab1/vadd.cl " TREE "/submission/v1/lab1/", "10 88"},
     {"empty", "true", "0 88"},
-    {"broken kit", "rm build/gs/source", "0 None"},
+    {"broken kit", "mv " TREE "/source " TREE "/moved", "0 None"},
 };
+
+/* Writes the zip, unpacks it (keeping its file modes, as unzip does) and runs its setup.sh, once. */
+static void unpack_and_set_up(void)
+{
+    char *output;
+    int status = run_in_kit(
+        "rm -rf " TREE " && make -s gradescope GRADESCOPE_ZIP=" TREE "/autograder.zip >/dev/null && "
+        "python3 -c 'import os, sys, zipfile\n"
+        "for i in zipfile.ZipFile(sys.argv[1]).infolist():\n"
+        "    p = zipfile.ZipFile(sys.argv[1]).extract(i, sys.argv[2])\n"
+        "    os.chmod(p, (i.external_attr >> 16) & 0o7777 or 0o644)' " TREE "/autograder.zip " TREE "/source && "
+        "test -x " TREE "/source/setup.sh && test -x " TREE "/source/run_autograder && "
+        "test ! -e " TREE "/source/solutions && test ! -e " TREE "/source/tests && "
+        TREE "/source/setup.sh >" TREE "/setup.log 2>&1 || { cat " TREE "/setup.log; exit 1; }",
+        600, &output);
+    ck_assert_msg(status == 0, "the zip does not unpack and set up: status %d\n%s", status, output);
+    free(output);
+}
 
 START_TEST(every_upload_gets_results)
 {
-    char command[2048], *output;
+    char command[4096], *output;
     int status;
+    if (_i == 0)
+        unpack_and_set_up();
     snprintf(command, sizeof command,
-             "rm -rf build/gs && mkdir -p build/gs/submission && ln -s \"$PWD\" build/gs/source && %s && "
-             "AUTOGRADER=\"$PWD/build/gs\" GRADE_OPTIONS=--quick grader/gradescope/run_autograder >/dev/null 2>&1 && "
-             "python3 -c 'import json; d = json.load(open(\"build/gs/results/results.json\")); "
+             "rm -rf " TREE "/submission " TREE "/results && mkdir -p " TREE "/submission && %s && "
+             "AUTOGRADER=\"$PWD/" TREE "\" GRADE_OPTIONS=--quick \"$PWD/" TREE "/%s/run_autograder\" >/dev/null 2>&1; "
+             "rc=$?; test -d " TREE "/moved && mv " TREE "/moved " TREE "/source; test $rc -eq 0 && "
+             "python3 -c 'import json; d = json.load(open(\"" TREE "/results/results.json\")); "
              "print(\"%%g %%s\" %% (d[\"score\"], d.get(\"max_score\")))'",
-             uploads[_i].prepare);
+             uploads[_i].prepare, strstr(uploads[_i].shape, "broken kit") ? "moved" : "source");
     status = run_in_kit(command, 300, &output);
     ck_assert_msg(status == 0, "%s: status %d\n%s", uploads[_i].shape, status, output);
     ck_assert_msg(strncmp(output, uploads[_i].score, strlen(uploads[_i].score)) == 0, "%s: expected %s, got %s",
@@ -43,7 +74,8 @@ Suite *gradescope_suite(void)
 {
     Suite *s = suite_create("gradescope");
     TCase *tc = tcase_create("uploads");
-    tcase_set_timeout(tc, 300);
+    tcase_set_timeout(tc, 900);
+    /* In order: the first unpacks and sets up the zip for the others. */
     tcase_add_loop_test(tc, every_upload_gets_results, 0, (int)(sizeof uploads / sizeof uploads[0]));
     suite_add_tcase(s, tc);
     return s;
