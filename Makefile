@@ -147,7 +147,7 @@ student-release:
 	@test ! -e "$(DEST)" || { echo "student-release: $(DEST) exists; remove it or choose DEST=..."; exit 2; }
 	@mkdir -p "$(DEST)/.github/workflows"
 	$(Q)tar cf - $(RELEASE_FILES) | tar xf - -C "$(DEST)"
-	$(Q)cp .github/classroom/grade.yml "$(DEST)/.github/workflows/grade.yml"
+	$(Q)cp .github/classroom/grade.yml "$(DEST)/.github/workflows/classroom.yml"
 	@echo "student-release: wrote $(DEST)"
 
 # Gradescope's autograder zip: the student release with setup.sh and run_autograder at its root (Gradescope

@@ -202,7 +202,7 @@ static int grade_in_child(struct grading *g, const struct student *s, const char
         fclose(report);
     }
     snprintf(path, sizeof path, "%s/%s.json", dir, s->name);
-    grading_write_results(g, results, sandbox_now() - start, path, NULL);
+    grading_write_results(g, results, sandbox_now() - start, path, NULL, NULL);
     snprintf(path, sizeof path, "%s/%s.row", dir, s->name);
     if ((row = fopen(path, "w")) != NULL) {
         csv_row(row, s->name, results, g->cli->lab_count,

@@ -19,6 +19,7 @@ static const char usage[] =
     "  --quick             do not time the kernel (the speed test only reports, so the score is the same)\n"
     "  --json FILE         write the results as Gradescope results.json\n"
     "  --junit FILE        write the results as JUnit XML\n"
+    "  --classroom FILE    write the results as GitHub Classroom's runner result (base64, for its reporter)\n"
     "  --seed S            replay the random inputs of an earlier run\n"
     "  --case N            run only correctness case N (with --seed, replays a failure)\n"
     "  --confinement       say which layers confine submitted code on this machine, and exit\n"
@@ -81,6 +82,7 @@ static int parse_valued(struct cli *cli, const char *arg, const char *value)
                           : strcmp(arg, "--bench-out") == 0  ? &cli->bench_out
                           : strcmp(arg, "--json") == 0       ? &cli->json
                           : strcmp(arg, "--junit") == 0      ? &cli->junit
+                          : strcmp(arg, "--classroom") == 0  ? &cli->classroom
                                                              : NULL;
     if (!target && strcmp(arg, "--seed") && strcmp(arg, "--case") && strcmp(arg, "--timeout") &&
         strcmp(arg, "--budget") && strcmp(arg, "--submission"))

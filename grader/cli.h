@@ -20,6 +20,7 @@ struct cli {
     int quick;
     const char *json;
     const char *junit;
+    const char *classroom; /* GitHub Classroom's runner result, base64 */
     int verbose;
     uint64_t seed;
     int seed_given;

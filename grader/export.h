@@ -34,6 +34,13 @@ int export_json_file(const char *path, const struct export_run *run);
 /* Writes the run as JUnit XML to path; returns 0, or -1 after printing why. */
 int export_junit_file(const char *path, const struct export_run *run);
 
+/* Writes the run as GitHub Classroom's runner result, base64 on one line, ready for its reporter: the tests worth
+   points, with line_no where a failure names a kernel line; returns 0, or -1 when memory runs out. */
+int export_classroom(FILE *out, const struct export_run *run);
+
+/* Writes the runner result to path; returns 0, or -1 after printing why. */
+int export_classroom_file(const char *path, const struct export_run *run);
+
 /* Copies text into a new string of safe text (see safetext.h), uncapped (caller frees). */
 char *export_clean_utf8(const char *text);
 

@@ -322,7 +322,7 @@ double grading_seconds_since(const struct timespec *start)
 }
 
 int grading_write_results(const struct grading *g, const struct grade_lab_result *results, double seconds,
-                          const char *json, const char *junit)
+                          const char *json, const char *junit, const char *classroom)
 {
     const char *titles[CLI_MAX_LABS], *kernels[CLI_MAX_LABS], *units[CLI_MAX_LABS];
     int has_baseline[CLI_MAX_LABS];
@@ -346,5 +346,7 @@ int grading_write_results(const struct grading *g, const struct grade_lab_result
         rc |= export_json_file(json, &run);
     if (junit)
         rc |= export_junit_file(junit, &run);
+    if (classroom)
+        rc |= export_classroom_file(classroom, &run);
     return rc ? 2 : 0;
 }

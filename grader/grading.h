@@ -49,9 +49,9 @@ int grading_run(struct grading *g, struct grade_lab_result *results);
 /* Seconds since start, on the monotonic clock. */
 double grading_seconds_since(const struct timespec *start);
 
-/* Writes results as Gradescope JSON to json and JUnit XML to junit (either may be NULL); returns 0, or 2 when a
-   file cannot be written. */
+/* Writes results as Gradescope JSON to json, JUnit XML to junit and Classroom's runner result to classroom (each
+   may be NULL); returns 0, or 2 when a file cannot be written. */
 int grading_write_results(const struct grading *g, const struct grade_lab_result *results, double seconds,
-                          const char *json, const char *junit);
+                          const char *json, const char *junit, const char *classroom);
 
 #endif

@@ -51,7 +51,8 @@ static int grade_one(struct grading *g)
         report_style_for(stdout, 0, &g->style);
         rc = rc == 2 ? 2 : bench(g, results);
     }
-    if (grading_write_results(g, results, grading_seconds_since(&start), g->cli->json, g->cli->junit) != 0)
+    if (grading_write_results(g, results, grading_seconds_since(&start), g->cli->json, g->cli->junit,
+                              g->cli->classroom) != 0)
         rc = 2;
     for (int i = 0; i < g->cli->lab_count; i++)
         result_free(&results[i]);

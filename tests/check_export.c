@@ -17,7 +17,7 @@ static void setup(void)
     memset(results, 0, sizeof results);
     strcpy(results[0].lab, "lab1");
     result_add(&results[0], "build", 0, 0, 0, nasty);
-    result_add(&results[0], "exact cases", 1.5, 3, 0, "2 of 8 exact cases wrong\ncase 4: index 64");
+    result_add(&results[0], "exact cases", 1.5, 3, 0, "2 of 8 exact cases wrong\ncase 4: index 64 (lab1/vadd.cl:12) \xff");
     struct grade_test *bandwidth = result_add(&results[0], "bandwidth", 0, 0, 1, "12 GB/s");
     bandwidth->informational = 1;
     strcpy(bandwidth->metrics, "size=1024;ms=0.5;rate=12.5;unit=GB/s;speedup_not=3");
@@ -117,6 +117,33 @@ START_TEST(junit_is_well_formed)
 }
 END_TEST
 
+/* The runner result, decoded and read as Classroom's reporter reads it: points are the sum of the listed tests'
+   scores, the maximum is max_score, and every listed test counts in the pass count. */
+START_TEST(classroom_result_is_what_the_reporter_reads)
+{
+    static const char *const kernels[] = {"labs/lab1/vadd.cl", "labs/lab2/vadd_stride.cl"};
+    struct export_run run = {.results = results, .titles = titles, .kernels = kernels, .count = 2};
+    char path[] = "/tmp/clkit-classroom-XXXXXX", command[1024], *output;
+    FILE *out = fdopen(mkstemp(path), "w");
+    ck_assert_int_eq(export_classroom(out, &run), 0);
+    fclose(out);
+    snprintf(command, sizeof command,
+             "/usr/bin/python3 -c 'import base64, json, sys\n"
+             "d = json.loads(base64.b64decode(open(sys.argv[1]).read()).decode(\"utf-8\"))\n"
+             "names = [t[\"name\"] for t in d[\"tests\"]]\n"
+             "assert d[\"version\"] == 1 and d[\"status\"] == \"error\" and d[\"max_score\"] == 7, d\n"
+             "assert names == [\"lab1: exact cases\", \"lab2: set-up\", \"lab2: exact cases\"], names\n"
+             "assert sum(t[\"score\"] for t in d[\"tests\"]) == 5.5\n"
+             "assert d[\"tests\"][0][\"line_no\"] == 12 and d[\"tests\"][2][\"line_no\"] == 0\n"
+             "assert d[\"tests\"][0][\"filename\"] == \"labs/lab1/vadd.cl\" and \"?\" in d[\"tests\"][0][\"message\"]' %s",
+             path);
+    int status = run_in_kit(command, 30, &output);
+    ck_assert_msg(status == 0, "%s", output);
+    remove(path);
+    free(output);
+}
+END_TEST
+
 Suite *export_suite(void)
 {
     Suite *s = suite_create("export");
@@ -125,6 +152,7 @@ Suite *export_suite(void)
     tcase_add_test(tc, json_has_the_gradescope_fields);
     tcase_add_test(tc, json_output_is_valid_utf8);
     tcase_add_test(tc, junit_is_well_formed);
+    tcase_add_test(tc, classroom_result_is_what_the_reporter_reads);
     suite_add_tcase(s, tc);
     return s;
 }

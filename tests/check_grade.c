@@ -255,6 +255,35 @@ START_TEST(json_and_junit_files)
 }
 END_TEST
 
+/* GitHub Classroom: the runner result through the reporter's arithmetic (points: the sum of the listed tests'
+   scores; maximum: max_score), for a full, a partial and a broken submission of every lab. */
+static const struct {
+    const char *arguments, *points;
+} classroom[] = {
+    {"--solutions all", "88/88 pass"},
+    {"--submission tests/fixtures/realworld/gridstride all", "10/88 fail"}, /* lab 2's kernel only */
+    {"--submission tests/fixtures/lab1/compile-error all", "0/88 fail"},
+};
+
+START_TEST(classroom_totals)
+{
+    char arguments[512], *output;
+    snprintf(arguments, sizeof arguments, "--quick %s --classroom build/check-classroom.b64", classroom[_i].arguments);
+    int status = grade(arguments, &output);
+    free(output);
+    ck_assert_msg(status <= 1, "status %d", status);
+    status = run_in_kit("/usr/bin/python3 -c 'import base64, json\n"
+                        "d = json.loads(base64.b64decode(open(\"build/check-classroom.b64\").read()))\n"
+                        "assert d[\"tests\"] and all(t[\"max_score\"] > 0 for t in d[\"tests\"])\n"
+                        "assert all(isinstance(t[\"line_no\"], int) for t in d[\"tests\"])\n"
+                        "print(\"%g/%g %s\" % (sum(t[\"score\"] for t in d[\"tests\"]), d[\"max_score\"], d[\"status\"]))'",
+                        30, &output);
+    ck_assert_msg(status == 0 && strncmp(output, classroom[_i].points, strlen(classroom[_i].points)) == 0,
+                  "%s: expected %s, got %s", classroom[_i].arguments, classroom[_i].points, output);
+    free(output);
+}
+END_TEST
+
 Suite *grade_suite(void)
 {
     Suite *s = suite_create("grade");
@@ -271,6 +300,7 @@ Suite *grade_suite(void)
     tcase_add_test(tc, replays_one_case);
     tcase_add_test(tc, setup_errors_exit_2);
     tcase_add_loop_test(tc, json_and_junit_files, 0, 3);
+    tcase_add_loop_test(tc, classroom_totals, 0, 3);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -26,12 +26,20 @@ START_TEST(kit_ci_parses)
 }
 END_TEST
 
-START_TEST(classroom_workflow_parses)
+/* The shape GitHub Classroom generates, the kit and every action pinned by commit SHA, and the grader writing the
+   reporter's input itself. */
+START_TEST(classroom_workflow_has_classrooms_shape)
 {
     char *output;
     int status = check_yaml(".github/classroom/grade.yml",
-                            "steps = \" \".join(str(s) for s in d[\"jobs\"][\"grade\"][\"steps\"]); "
-                            "assert \"--submission\" in steps and \"--json\" in steps and \"KIT_REF\" in str(d)",
+                            "import re; job = d[\"jobs\"][\"run-autograding-tests\"]; "
+                            "steps = \" \".join(str(s) for s in job[\"steps\"]); "
+                            "assert d[\"on\"] == [\"push\", \"repository_dispatch\"] and d[\"name\"] == \"Autograding Tests\"; "
+                            "assert \"github-classroom[bot]\" in job[\"if\"]; "
+                            "assert \"--submission\" in steps and \"--classroom\" in steps; "
+                            "assert re.fullmatch(\"[0-9a-f]{40}\", d[\"env\"][\"KIT_REF\"]); "
+                            "uses = [s[\"uses\"] for s in job[\"steps\"] if \"uses\" in s]; "
+                            "assert uses and all(re.fullmatch(\"[^@]+@[0-9a-f]{40}\", u) for u in uses), uses",
                             &output);
     ck_assert_msg(status == 0, "%s", output);
     free(output);
@@ -43,7 +51,7 @@ Suite *workflows_suite(void)
     Suite *s = suite_create("workflows");
     TCase *tc = tcase_create("yaml");
     tcase_add_test(tc, kit_ci_parses);
-    tcase_add_test(tc, classroom_workflow_parses);
+    tcase_add_test(tc, classroom_workflow_has_classrooms_shape);
     suite_add_tcase(s, tc);
     return s;
 }
