@@ -42,7 +42,7 @@ RUNNER_OBJ  := $(patsubst %,build/grader/%.o,runner builds clblast compare famil
 HOST_FLAGS  := build/host-flags
 
 .SECONDARY:
-.PHONY: all $(LABS) solutions grader check clean setup student-release gradescope bench
+.PHONY: all $(LABS) solutions grader check clean setup student-release gradescope dist bench
 all: $(LAB_BINS) $(SOL_BINS) $(GRADER)
 grader: $(GRADER)
 $(GRADER): $(RUNNER) $(HOST_FLAGS)
@@ -160,6 +160,12 @@ gradescope:
 	$(Q)cp grader/gradescope/setup.sh grader/gradescope/run_autograder build/gradescope/kit/
 	$(Q)rm -f "$(GRADESCOPE_ZIP)" && cd build/gradescope/kit && python3 -m zipfile -c "$(abspath $(GRADESCOPE_ZIP))" $$(ls -A)
 	@echo "gradescope: wrote $(GRADESCOPE_ZIP) (upload it as the assignment's autograder)"
+
+# A versioned tarball of the instructor's kit, from the committed tree (tag the commit v$(VERSION)).
+dist:
+	@mkdir -p dist
+	$(Q)git archive --format=tar.gz --prefix=clkit-$(VERSION)/ -o dist/clkit-$(VERSION).tar.gz HEAD
+	@echo "dist: wrote dist/clkit-$(VERSION).tar.gz from $$(git rev-parse --short HEAD)"
 
 clean:
 	rm -rf build

@@ -28,10 +28,14 @@ END_TEST
 
 /* The shape GitHub Classroom generates, the kit and every action pinned by commit SHA, and the grader writing the
    reporter's input itself. */
+/* The shape GitHub Classroom generates, the kit and every action pinned by commit SHA, and the grader writing the
+   reporter's input itself; on the course's GPU runner too. */
+static const char *const classroom_workflows[] = {".github/classroom/grade.yml", ".github/classroom/grade-gpu.yml"};
+
 START_TEST(classroom_workflow_has_classrooms_shape)
 {
     char *output;
-    int status = check_yaml(".github/classroom/grade.yml",
+    int status = check_yaml(classroom_workflows[_i],
                             "import re; job = d[\"jobs\"][\"run-autograding-tests\"]; "
                             "steps = \" \".join(str(s) for s in job[\"steps\"]); "
                             "assert d[\"on\"] == [\"push\", \"repository_dispatch\"] and d[\"name\"] == \"Autograding Tests\"; "
@@ -39,9 +43,12 @@ START_TEST(classroom_workflow_has_classrooms_shape)
                             "assert \"--submission\" in steps and \"--classroom\" in steps; "
                             "assert re.fullmatch(\"[0-9a-f]{40}\", d[\"env\"][\"KIT_REF\"]); "
                             "uses = [s[\"uses\"] for s in job[\"steps\"] if \"uses\" in s]; "
-                            "assert uses and all(re.fullmatch(\"[^@]+@[0-9a-f]{40}\", u) for u in uses), uses",
+                            "assert uses and all(re.fullmatch(\"[^@]+@[0-9a-f]{40}\", u) for u in uses), uses; "
+                            "gpu = \"gpu\" in sys.argv[1]; "
+                            "assert not gpu or (\"self-hosted\" in job[\"runs-on\"] and \"nvidia.icd\" in steps and "
+                            "\"--device\" in steps)",
                             &output);
-    ck_assert_msg(status == 0, "%s", output);
+    ck_assert_msg(status == 0, "%s: %s", classroom_workflows[_i], output);
     free(output);
 }
 END_TEST
@@ -51,7 +58,7 @@ Suite *workflows_suite(void)
     Suite *s = suite_create("workflows");
     TCase *tc = tcase_create("yaml");
     tcase_add_test(tc, kit_ci_parses);
-    tcase_add_test(tc, classroom_workflow_has_classrooms_shape);
+    tcase_add_loop_test(tc, classroom_workflow_has_classrooms_shape, 0, 2);
     suite_add_tcase(s, tc);
     return s;
 }
