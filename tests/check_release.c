@@ -20,7 +20,10 @@ START_TEST(holds_the_stubs_and_the_grader)
     int status = run_in_kit("cd build/check-release && test -f labs/lab4/reduce.cl && test -f common/device.c && "
                             "test -f kernels/matmul_naive.cl && test -f grader/runlab.c && test -d grader/profiles && "
                             "test -f HANDOUT.md && test -f README.md && test -x grade && "
-                            "test -f .github/workflows/classroom.yml && test ! -e solutions && test ! -e tests",
+                            "test -f .github/workflows/classroom.yml && test ! -e solutions && test ! -e tests && "
+                            /* the quick start grades the student's labs: there are no solutions to grade */
+                            "sed -n '1,12p' README.md | grep -q '^./setup && ./grade all' && "
+                            "! sed -n '1,12p' README.md | grep -q -- '--solutions'",
                             10, &output);
     ck_assert_msg(status == 0, "the release lacks a file it must have, or has one it must not:\n%s", output);
     free(output);

@@ -44,7 +44,7 @@ static int run(struct clk_lab *lab, const float *a, const float *b, float *parti
     CL_CHECK(clSetKernelArg(lab->kernel, 1, sizeof b_buf, &b_buf));
     CL_CHECK(clSetKernelArg(lab->kernel, 2, sizeof partial_buf, &partial_buf));
     /* TODO(student): set argument 3, the __local scratch array. A __local argument gets a size
-       (one float per work-item of the group) and a NULL value, then remove the two lines below. */
+       (one float per work-item of the group) and a NULL value, then remove the if block below. */
     if (local) {
         clk_not_implemented("lab4", "set the __local scratch argument in run()");
         goto cleanup;

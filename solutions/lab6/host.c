@@ -10,7 +10,7 @@
 #define TILE 16
 
 static const struct clk_program_info program_info = {
-    "lab5", "C (MxN) = A (MxK) * B (KxN), tiled in local memory", "MxNxK", 3, CLK_SOURCE_DIR "/matmul_tiled.cl",
+    "lab6", "C (MxN) = A (MxK) * B (KxN), tiled in local memory", "MxNxK", 3, CLK_SOURCE_DIR "/matmul_tiled.cl",
 };
 
 static int run(struct clk_lab *lab, const float *A, const float *B, float *C, const int *mnk, double *ms)
