@@ -42,7 +42,7 @@ RUNNER_OBJ  := $(patsubst %,build/grader/%.o,runner builds clblast compare famil
 HOST_FLAGS  := build/host-flags
 
 .SECONDARY:
-.PHONY: all $(LABS) solutions grader check clean setup student-release gradescope dist bench
+.PHONY: all $(LABS) solutions grader check clean setup student-release gradescope dist docs bench
 all: $(LAB_BINS) $(SOL_BINS) $(GRADER)
 grader: $(GRADER)
 $(GRADER): $(RUNNER) $(HOST_FLAGS)
@@ -162,6 +162,12 @@ gradescope:
 	$(Q)cp grader/gradescope/setup.sh grader/gradescope/run_autograder build/gradescope/kit/
 	$(Q)rm -f "$(GRADESCOPE_ZIP)" && cd build/gradescope/kit && python3 -m zipfile -c "$(abspath $(GRADESCOPE_ZIP))" $$(ls -A)
 	@echo "gradescope: wrote $(GRADESCOPE_ZIP) (upload it as the assignment's autograder)"
+
+# The measured figures the documents quote, filled from docs/results (make check fails when they differ).
+DOCS_WITH_FIGURES := HANDOUT.md README.md
+docs:
+	$(Q)python3 docs/numbers.py --write $(DOCS_WITH_FIGURES)
+	@echo "docs: figures in $(DOCS_WITH_FIGURES) filled from docs/results"
 
 # A versioned tarball of the instructor's kit, from the committed tree (tag the commit v$(VERSION)).
 dist:

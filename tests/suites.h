@@ -35,6 +35,7 @@ Suite *rules_suite(void);
 Suite *scratch_suite(void);
 Suite *release_suite(void);
 Suite *workflows_suite(void);
+Suite *docs_suite(void);
 Suite *solutions_suite(void);
 Suite *grade_suite(void);
 
