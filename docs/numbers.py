@@ -6,8 +6,8 @@ A figure taken from the benchmark tables is written between markers,
     <!--n DEVICE LAB FIELD FORMAT-->3,368<!--/n-->
 
 where DEVICE is h200, h100 or pocl (the bench-*.csv of that device), LAB is lab1 to lab7, FIELD is rate (GB/s or
-GFLOP/s), tflops, percent (of the copy bandwidth or FMA peak), speedup (over the lab's baseline) or clblast (the
-percentage of CLBlast's SGEMM), and FORMAT a Python format specification (",.0f", ".2f"). Without --write it
+GFLOP/s), tflops, percent (of the copy bandwidth or FMA peak), speedup (over the lab's baseline), baseline_rate,
+threshold (the profile's, 0 when informational) or clblast (the percentage of CLBlast's SGEMM), and FORMAT a Python format specification (",.0f", ".2f"). Without --write it
 checks that every marked figure is what the data give and exits 1 naming each that is not (make check); with
 --write it rewrites them (make docs). A whole table is marked the same way,
 
@@ -67,6 +67,8 @@ def figure(rows, lab, field):
         "tflops": float(row["rate"]) / 1000.0,
         "percent": 100.0 * float(row["fraction"]),
         "speedup": float(row["speedup"]),
+        "baseline_rate": float(row["rate"]) / float(row["speedup"]) if float(row["speedup"]) > 0 else float("nan"),
+        "threshold": float(row["threshold"]),
         "clblast": 100.0 * clblast_ms / ms if clblast_ms > 0 and ms > 0 else float("nan"),
     }
     return values[field]
