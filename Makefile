@@ -163,11 +163,14 @@ gradescope:
 	$(Q)rm -f "$(GRADESCOPE_ZIP)" && cd build/gradescope/kit && python3 -m zipfile -c "$(abspath $(GRADESCOPE_ZIP))" $$(ls -A)
 	@echo "gradescope: wrote $(GRADESCOPE_ZIP) (upload it as the assignment's autograder)"
 
-# The measured figures the documents quote, filled from docs/results (make check fails when they differ).
+# The handout's diagrams, its expected outputs (a real run) and the measured figures the documents quote, filled
+# from docs/results (make check fails when they differ).
 DOCS_WITH_FIGURES := HANDOUT.md README.md
 docs:
+	$(Q)python3 docs/figures.py --write
+	$(Q)python3 docs/outputs.py --write HANDOUT.md
 	$(Q)python3 docs/numbers.py --write $(DOCS_WITH_FIGURES)
-	@echo "docs: figures in $(DOCS_WITH_FIGURES) filled from docs/results"
+	@echo "docs: diagrams drawn, expected outputs run, figures in $(DOCS_WITH_FIGURES) filled from docs/results"
 
 # A versioned tarball of the instructor's kit, from the committed tree (tag the commit v$(VERSION)).
 dist:

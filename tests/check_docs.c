@@ -1,4 +1,5 @@
-/* docs/numbers.py: the figures the handout and README quote are those of docs/results. */
+/* docs/: the figures the handout and README quote are those of docs/results, its diagrams are drawn from
+ * simulations that agree with the grader's counts and render, and every lab section has its five parts. */
 #include "suites.h"
 
 #include <stdlib.h>
@@ -46,6 +47,68 @@ START_TEST(an_edited_table_is_caught)
 }
 END_TEST
 
+/* Renders every SVG in a folder with librsvg (what a Markdown viewer's browser would choke on, it refuses). */
+#define RENDER_FIGURES(dir) \
+    "set -e; command -v rsvg-convert >/dev/null || { echo 'rsvg-convert missing: apt-get install librsvg2-bin'; exit 3; }; " \
+    "mkdir -p build/docs-png; n=0; for f in " dir "/*.svg; do xmllint --noout \"$f\"; " \
+    "rsvg-convert -o build/docs-png/$(basename \"$f\" .svg).png \"$f\"; " \
+    "test -s build/docs-png/$(basename \"$f\" .svg).png; n=$((n+1)); done; echo \"rendered $n\""
+
+START_TEST(every_figure_renders)
+{
+    char *output;
+    int status = run_in_kit(RENDER_FIGURES("docs/figures"), 60, &output);
+    ck_assert_msg(status == 0 && strstr(output, "rendered 7"), "%s", output);
+    free(output);
+}
+END_TEST
+
+/* The render check can fail: a figure cut short is refused. */
+START_TEST(a_broken_figure_is_caught)
+{
+    char *output;
+    int status = run_in_kit("rm -rf build/docs-broken && mkdir -p build/docs-broken && "
+                            "head -c 600 docs/figures/transpose-banks.svg > build/docs-broken/cut.svg", 10, &output);
+    ck_assert_msg(status == 0, "%s", output);
+    free(output);
+    status = run_in_kit(RENDER_FIGURES("build/docs-broken"), 60, &output);
+    ck_assert_msg(status != 0 && !strstr(output, "rendered"), "a truncated SVG rendered:\n%s", output);
+    free(output);
+}
+END_TEST
+
+/* The committed diagrams are what docs/figures.py draws, every one is shown in the handout, and what they show
+ * (transactions, bank passes, loads per element) is what the grader counts for the solutions. */
+START_TEST(figures_agree_with_the_grader)
+{
+    char *output;
+    int status = run_in_kit("/usr/bin/python3 docs/figures.py 2>&1 && "
+                            "for f in docs/figures/*.svg; do grep -q \"($f)\" HANDOUT.md || "
+                            "{ echo \"$f is not shown in HANDOUT.md\"; exit 1; }; done && "
+                            "./grade --solutions all --quick --seed 1 -v > build/docs-grade.txt 2>&1; "
+                            "/usr/bin/python3 docs/figures.py --claims build/docs-grade.txt 2>&1 && "
+                            "/usr/bin/python3 docs/outputs.py --fresh build/docs-grade.txt HANDOUT.md 2>&1",
+                            600, &output);
+    ck_assert_msg(status == 0, "%s", output);
+    free(output);
+}
+END_TEST
+
+/* Each lab section has objectives, prerequisites, a time, the expected output of a real run, and questions. */
+START_TEST(every_lab_has_its_five_parts)
+{
+    char *output;
+    int status = run_in_kit("for n in 1 2 3 4 5 6 7; do "
+                            "s=$(sed -n \"/^## Lab $n:/,/^## Lab $((n+1)):/p\" HANDOUT.md); "
+                            "for part in '**Objectives.**' '**Prerequisites.**' '**Time.**' '**Expected output**' "
+                            "'**Questions.**' '<!--output lab'$n'-->' '<summary>Answers</summary>'; do "
+                            "printf '%s' \"$s\" | grep -qF -- \"$part\" || { echo \"lab $n lacks $part\"; exit 1; }; "
+                            "done; done && /usr/bin/python3 docs/outputs.py HANDOUT.md 2>&1", 60, &output);
+    ck_assert_msg(status == 0, "%s", output);
+    free(output);
+}
+END_TEST
+
 Suite *docs_suite(void)
 {
     Suite *s = suite_create("docs");
@@ -54,5 +117,12 @@ Suite *docs_suite(void)
     tcase_add_test(tc, an_edited_figure_is_caught);
     tcase_add_test(tc, an_edited_table_is_caught);
     suite_add_tcase(s, tc);
+    TCase *drawn = tcase_create("diagrams and labs");
+    tcase_set_timeout(drawn, 600);
+    tcase_add_test(drawn, every_figure_renders);
+    tcase_add_test(drawn, a_broken_figure_is_caught);
+    tcase_add_test(drawn, figures_agree_with_the_grader);
+    tcase_add_test(drawn, every_lab_has_its_five_parts);
+    suite_add_tcase(s, drawn);
     return s;
 }
