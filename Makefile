@@ -2,21 +2,25 @@
 # Objects go to build/; quiet unless V=1.
 
 CC      ?= cc
-PKGS    := OpenCL libcjson
 CFLAGS  ?= -O2 -g
-CFLAGS  += -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -DCL_TARGET_OPENCL_VERSION=120 \
-           -Icommon $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+# What the kit needs whatever the user's CFLAGS, CPPFLAGS and LDFLAGS say (make CFLAGS=-O0 still builds).
+KIT_CPPFLAGS := -D_DEFAULT_SOURCE -DCL_TARGET_OPENCL_VERSION=120 -Icommon
+KIT_CFLAGS   := -std=c11 -Wall -Wextra -Werror
 DEPFLAGS = -MMD -MP
 # The kit's version, from VERSION (a release tag is v followed by it).
 VERSION := $(shell cat VERSION 2>/dev/null || echo unknown)
-LDLIBS  := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lOpenCL -lcjson) -lm
 
 # CLBlast, where installed, gives the matmul benchmark a vendor reference (make CLBLAST=1 forces it).
 CLBLAST ?= $(if $(shell pkg-config --exists clblast 2>/dev/null && echo y),1)
+PKGS    := OpenCL libcjson $(if $(filter 1,$(CLBLAST)),clblast)
 ifeq ($(CLBLAST),1)
-CFLAGS  += -DCLKIT_HAVE_CLBLAST
-LDLIBS  += -lclblast
+KIT_CPPFLAGS += -DCLKIT_HAVE_CLBLAST
 endif
+# pkg-config runs once per make for the kit's packages, once for Check's (tests only, where it is needed).
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+LDLIBS     := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lOpenCL -lcjson $(if $(filter 1,$(CLBLAST)),-lclblast)) -lm
+COMPILE     = $(CC) $(KIT_CPPFLAGS) $(PKG_CFLAGS) $(CPPFLAGS) $(KIT_CFLAGS) $(CFLAGS) $(DEPFLAGS)
+LINK        = $(CC) $(KIT_CFLAGS) $(CFLAGS) $(LDFLAGS)
 
 ifeq ($(V),1)
 Q :=
@@ -32,12 +36,13 @@ LAB_BINS    := $(LABS:%=build/labs/%/host)
 # A student release has no solutions/: everything builds without them.
 SOL_BINS    := $(if $(wildcard solutions),$(LABS:%=build/solutions/%/host))
 
-GRADER_OBJ  := $(patsubst %.c,build/%.o,$(filter-out grader/runner.c,$(wildcard grader/*.c)))
+GRADER_OBJ  := $(patsubst %.c,build/%.o,$(filter-out grader/runner/runner.c,$(wildcard grader/*.c grader/*/*.c)))
 GRADER      := build/grader/grade
 # The runner: the only grader process that runs submitted code (see README, Security).
 RUNNER      := build/grader/clkit-runner
-RUNNER_OBJ  := $(patsubst %,build/grader/%.o,runner builds clblast compare families families2d harness labs perf \
-               profile result safetext spot wire)
+RUNNER_OBJ  := $(patsubst %,build/grader/%.o,runner/runner runner/builds runner/wire perf/clblast perf/perf \
+               perf/profile judge/compare judge/families judge/families2d judge/harness judge/labs judge/result \
+               judge/spot report/safetext)
 # How the grader builds a submitted host program: the compiler, its flags, "--", the libraries (one per line).
 HOST_FLAGS  := build/host-flags
 
@@ -56,40 +61,41 @@ $(LIB): $(COMMON_OBJ)
 build/common/%.o: common/%.c
 	@mkdir -p $(@D)
 	@echo "  CC      $<"
-	$(Q)$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
+	$(Q)$(COMPILE) -c $< -o $@
 
 # A host program finds its kernel beside its source, wherever it is run from.
-build/grader/cli.o: CFLAGS += -DCLK_VERSION='"$(VERSION)"'
-build/grader/cli.o: VERSION
+build/grader/cli/cli.o: KIT_CPPFLAGS += -DCLK_VERSION='"$(VERSION)"'
+build/grader/cli/cli.o: VERSION
 
-build/labs/%/host.o build/solutions/%/host.o: CFLAGS += -DCLK_SOURCE_DIR='"$(abspath $(dir $<))"'
+build/labs/%/host.o build/solutions/%/host.o: KIT_CPPFLAGS += -DCLK_SOURCE_DIR='"$(abspath $(dir $<))"'
 build/labs/%/host.o: labs/%/host.c
 	@mkdir -p $(@D)
 	@echo "  CC      $<"
-	$(Q)$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
+	$(Q)$(COMPILE) -c $< -o $@
 build/solutions/%/host.o: solutions/%/host.c
 	@mkdir -p $(@D)
 	@echo "  CC      $<"
-	$(Q)$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
+	$(Q)$(COMPILE) -c $< -o $@
 
 # The grader finds the kit through CLKIT_ROOT (set by ./grade), else where it was built.
-build/grader/%.o: CFLAGS += -DCLK_ROOT='"$(abspath .)"'
+build/grader/%.o: KIT_CPPFLAGS += -Igrader -DCLK_ROOT='"$(abspath .)"'
 build/grader/%.o: grader/%.c
 	@mkdir -p $(@D)
 	@echo "  CC      $<"
-	$(Q)$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
+	$(Q)$(COMPILE) -c $< -o $@
 
 $(GRADER): $(GRADER_OBJ) $(LIB)
 	@echo "  LD      $@"
-	$(Q)$(CC) $(CFLAGS) $(GRADER_OBJ) $(LIB) $(LDLIBS) -o $@
+	$(Q)$(LINK) $(GRADER_OBJ) $(LIB) $(LDLIBS) -o $@
 
 $(RUNNER): $(RUNNER_OBJ) $(LIB)
 	@echo "  LD      $@"
-	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
+	$(Q)$(LINK) $^ $(LDLIBS) -o $@
 
 $(HOST_FLAGS): Makefile
 	@mkdir -p $(@D)
-	$(Q)printf '%s\n' $(CC) $(filter-out -Icommon,$(CFLAGS)) -- $(LDLIBS) > $@
+	$(Q)printf '%s\n' $(CC) $(filter-out -Icommon,$(KIT_CPPFLAGS)) $(PKG_CFLAGS) $(CPPFLAGS) $(KIT_CFLAGS) $(CFLAGS) -- \
+	    $(LDFLAGS) $(LDLIBS) > $@
 
 # The coalescing plugin for Oclgrind, built where liboclgrind-dev is installed (Oclgrind is built without RTTI).
 PLUGIN := $(if $(wildcard /usr/include/oclgrind/Plugin.h),build/grader/oclgrind/libclkit-coalesce.so)
@@ -101,7 +107,7 @@ build/grader/oclgrind/libclkit-coalesce.so: grader/oclgrind/coalesce.cpp
 
 build/%/host: build/%/host.o $(LIB)
 	@echo "  LD      $@"
-	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
+	$(Q)$(LINK) $^ $(LDLIBS) -o $@
 
 # What the solutions reach on this machine's default device: a table, and docs/results/bench-<device>.*
 bench: all
@@ -117,20 +123,22 @@ TEST_OBJ    := $(patsubst %.c,build/%.o,$(filter-out tests/stride_probe.c,$(wild
 TEST_RUNNER := build/tests/run_tests
 GRADER_LIB_OBJ := $(filter-out build/grader/main.o,$(GRADER_OBJ))
 
-build/tests/%.o: CFLAGS += -Igrader $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
+build/tests/%.o: KIT_CPPFLAGS += -Igrader $(CHECK_CFLAGS)
 build/tests/%.o: tests/%.c
 	@mkdir -p $(@D)
 	@echo "  CC      $<"
-	$(Q)$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
+	$(Q)$(COMPILE) -c $< -o $@
 
 $(TEST_RUNNER): $(TEST_OBJ) $(GRADER_LIB_OBJ) $(LIB)
 	@echo "  LD      $@"
-	$(Q)$(CC) $(CFLAGS) $^ $(shell pkg-config --libs check 2>/dev/null || echo -lcheck) $(LDLIBS) -o $@
+	$(Q)$(LINK) $^ $(CHECK_LIBS) $(LDLIBS) -o $@
 
 ifneq ($(wildcard tests/run_tests.c),)
 build/tests/stride_probe: build/tests/stride_probe.o $(LIB)
 	@echo "  LD      $@"
-	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
+	$(Q)$(LINK) $^ $(LDLIBS) -o $@
 
 check: all $(TEST_RUNNER) build/tests/stride_probe
 	$(TEST_RUNNER)

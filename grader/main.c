@@ -1,12 +1,12 @@
 /* ./grade: builds each lab's kernel with the grader's own harness, checks it, and scores it. */
-#include "batch.h"
-#include "bench.h"
-#include "calibrate.h"
-#include "cli.h"
+#include "cli/batch.h"
+#include "perf/bench.h"
+#include "perf/calibrate.h"
+#include "cli/cli.h"
 #include "device.h"
-#include "grading.h"
-#include "labs.h"
-#include "sandbox.h"
+#include "judge/grading.h"
+#include "judge/labs.h"
+#include "runner/sandbox.h"
 
 #include <limits.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 #include "suites.h"
 
-#include "bench.h"
+#include "perf/bench.h"
 
 #include <stdlib.h>
 #include <string.h>

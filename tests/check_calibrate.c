@@ -1,6 +1,6 @@
 #include "suites.h"
 
-#include "calibrate.h"
+#include "perf/calibrate.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 #include "suites.h"
 
-#include "cli.h"
+#include "cli/cli.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -93,6 +93,25 @@ START_TEST(usage_errors)
 }
 END_TEST
 
+/* GNU conventions: --opt=value, labs before or after the options, and "--" ending the options. */
+START_TEST(equals_and_double_dash)
+{
+    char *argv[] = {"grade", "lab2", "--json=out.json", "--seed=5", "-v", "--", "lab3", NULL};
+    struct cli cli;
+    ck_assert_int_eq(parse(&cli, 7, argv), 0);
+    ck_assert_str_eq(cli.json, "out.json");
+    ck_assert_uint_eq(cli.seed, 5);
+    ck_assert_int_eq(cli.verbose, 1);
+    ck_assert_int_eq(cli.lab_count, 2);
+    ck_assert_str_eq(cli.labs[0], "lab2");
+    ck_assert_str_eq(cli.labs[1], "lab3");
+    char *after_dash[] = {"grade", "--", "--quick", NULL};
+    ck_assert_int_eq(parse(&cli, 3, after_dash), 2); /* after "--", --quick is a lab name, and no lab has it */
+    char *empty_value[] = {"grade", "lab1", "--timeout=", NULL};
+    ck_assert_int_eq(parse(&cli, 3, empty_value), 2);
+}
+END_TEST
+
 Suite *cli_suite(void)
 {
     Suite *s = suite_create("cli");
@@ -102,6 +121,7 @@ Suite *cli_suite(void)
     tcase_add_test(tc, options);
     tcase_add_test(tc, defaults);
     tcase_add_test(tc, usage_errors);
+    tcase_add_test(tc, equals_and_double_dash);
     suite_add_tcase(s, tc);
     return s;
 }

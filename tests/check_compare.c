@@ -1,6 +1,6 @@
 #include "suites.h"
 
-#include "compare.h"
+#include "judge/compare.h"
 
 #include <math.h>
 #include <string.h>

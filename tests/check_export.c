@@ -1,6 +1,6 @@
 #include "suites.h"
 
-#include "export.h"
+#include "report/export.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 #include "suites.h"
 
-#include "grading.h"
+#include "judge/grading.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 #include "suites.h"
 
-#include "labs.h"
+#include "judge/labs.h"
 
 #include <string.h>
 

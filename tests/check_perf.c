@@ -1,6 +1,6 @@
 #include "suites.h"
 
-#include "perf.h"
+#include "perf/perf.h"
 
 START_TEST(spread_of_steady_ratios_is_small)
 {

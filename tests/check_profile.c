@@ -1,6 +1,6 @@
 #include "suites.h"
 
-#include "profile.h"
+#include "perf/profile.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -18,7 +18,7 @@ START_TEST(holds_the_stubs_and_the_grader)
 {
     char *output;
     int status = run_in_kit("cd build/check-release && test -f labs/lab4/reduce.cl && test -f common/device.c && "
-                            "test -f kernels/matmul_naive.cl && test -f grader/runlab.c && test -d grader/profiles && "
+                            "test -f kernels/matmul_naive.cl && test -f grader/judge/runlab.c && test -d grader/profiles && "
                             "test -f HANDOUT.md && test -f README.md && test -x grade && "
                             "test -f .github/workflows/classroom.yml && test ! -e solutions && test ! -e tests && "
                             /* the quick start grades the student's labs: there are no solutions to grade */
@@ -37,7 +37,7 @@ START_TEST(holds_no_solution_text)
        a kernel, declaring buffers); any other host line of a solution must not appear either. */
     char *output;
     int status = run_in_kit(
-        "sed 's/^[[:space:]]*//' common/* grader/*.[ch] labs/*/* | sort -u > build/check-scaffolding.txt; "
+        "sed 's/^[[:space:]]*//' common/* grader/*.c grader/*/*.[ch] labs/*/* | sort -u > build/check-scaffolding.txt; "
         "for sol in solutions/lab*/*; do "
         "  stub=labs/${sol#solutions/}; allowed=build/check-allowed.txt; "
         "  sed 's/^[[:space:]]*//' \"$stub\" > $allowed; "

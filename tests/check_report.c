@@ -1,6 +1,6 @@
 #include "suites.h"
 
-#include "report.h"
+#include "report/report.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 #include "suites.h"
 
-#include "result.h"
+#include "judge/result.h"
 
 #include <math.h>
 #include <stdlib.h>

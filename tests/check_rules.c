@@ -1,6 +1,6 @@
 #include "suites.h"
 
-#include "rules.h"
+#include "judge/rules.h"
 
 #include <string.h>
 

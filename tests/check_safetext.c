@@ -1,6 +1,6 @@
 #include "suites.h"
 
-#include "safetext.h"
+#include "report/safetext.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 #include "suites.h"
 
-#include "landlock.h"
-#include "sandbox.h"
+#include "runner/landlock.h"
+#include "runner/sandbox.h"
 
 #include <fcntl.h>
 #include <signal.h>

@@ -1,6 +1,6 @@
 #include "suites.h"
 
-#include "sanitize.h"
+#include "judge/sanitize.h"
 
 #include <stdlib.h>
 #include <string.h>

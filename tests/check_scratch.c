@@ -1,6 +1,6 @@
 #include "suites.h"
 
-#include "scratch.h"
+#include "runner/scratch.h"
 
 #include <stdio.h>
 #include <stdlib.h>

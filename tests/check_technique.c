@@ -1,7 +1,7 @@
 #include "suites.h"
 
-#include "sanitize.h"
-#include "technique.h"
+#include "judge/sanitize.h"
+#include "judge/technique.h"
 
 #include <stdlib.h>
 #include <string.h>

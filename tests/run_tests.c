@@ -1,7 +1,7 @@
 /* Runs every Check suite of the kit; the exit status is non-zero when any test fails. */
 #include "suites.h"
 
-#include "sandbox.h"
+#include "runner/sandbox.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,0 +1,224 @@
+#include "cli/cli.h"
+
+#include "judge/labs.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+    "usage: ./grade [options] LAB...      LAB is lab1 ... lab7, or all\n"
+    "  --device SPEC       device index, cpu, gpu or part of its name (env CLKIT_DEVICE), or oclgrind\n"
+    "                      to run every case on the reference judge itself\n"
+    "  --list-devices      list the OpenCL devices and exit\n"
+    "  --solutions         grade solutions/ instead of labs/\n"
+    "  --submission DIR    grade DIR/labN/ (the same file names as labs/labN/); give it several times,\n"
+    "                      or a folder of student folders, to grade a class one student at a time\n"
+    "  --results DIR       where batch grading writes STUDENT.json, STUDENT.txt and scores.csv\n"
+    "                      (default: results)\n"
+    "  --quick             do not time the kernel (the speed test only reports, so the score is the same)\n"
+    "  --json FILE         write the results as Gradescope results.json\n"
+    "  --junit FILE        write the results as JUnit XML\n"
+    "  --classroom FILE    write the results as GitHub Classroom's runner result (base64, for its reporter)\n"
+    "  --seed S            replay the random inputs of an earlier run\n"
+    "  --case N            run only correctness case N (with --seed, replays a failure)\n"
+    "  --confinement       say which layers confine submitted code on this machine, and exit\n"
+    "  --timeout S         seconds each lab and each host program may run (default 30); each case has a\n"
+    "                      shorter limit that grows with its size\n"
+    "  --budget S          seconds one submission may take in all (default 540: Gradescope's 10 minutes);\n"
+    "                      labs not started by then fail with their full points\n"
+    "  --sanitize          the reference judge (Oclgrind, always run) takes every small case, not a\n"
+    "                      sample: slower, for a race that shows only at one work-group size\n"
+    "  --bench             time the solutions and print a table of what they reach on this device\n"
+    "  --bench-out DIR     with --bench, also write DIR/bench-<device>.md, .csv and .svg\n"
+    "  --calibrate         time the solutions against the baselines on this device and write\n"
+    "                      grader/profiles/<device>.conf, the thresholds ./grade then uses\n"
+    "  -v, --verbose       show every case, not only failures\n"
+    "  -h, --help          show this help\n"
+    "      --version       show the kit's version\n"
+    "exit status: 0 every test passed, 1 some test failed, 2 usage or set-up error\n";
+
+static int usage_error(const char *message, const char *argument)
+{
+    fprintf(stderr, "grade: %s '%s'\n(see ./grade --help)\n", message, argument ? argument : "");
+    return 2;
+}
+
+static int parse_number(const char *text, long min, long max, long *value)
+{
+    char *end = NULL;
+    long long v;
+    if (!text || *text < '0' || *text > '9')
+        return -1;
+    v = strtoll(text, &end, 10);
+    if (*end != '\0' || v < min || v > max)
+        return -1;
+    *value = (long)v;
+    return 0;
+}
+
+static int add_lab(struct cli *cli, const char *name)
+{
+    const struct grade_lab_spec *all;
+    size_t count = grade_all_labs(&all);
+    if (strcmp(name, "all") == 0) {
+        for (size_t i = 0; i < count && cli->lab_count < CLI_MAX_LABS; i++)
+            cli->labs[cli->lab_count++] = all[i].name;
+        return 0;
+    }
+    if (!grade_find_lab(name))
+        return usage_error("unknown lab (expected lab1 ... lab7 or all):", name);
+    if (cli->lab_count < CLI_MAX_LABS)
+        cli->labs[cli->lab_count++] = name;
+    return 0;
+}
+
+/* Options that take a value; returns 0, 2 on a bad value, or -1 when arg is not one of them. */
+static int parse_valued(struct cli *cli, const char *arg, const char *value)
+{
+    long number;
+    const char **target = strcmp(arg, "--device") == 0       ? &cli->device
+                          : strcmp(arg, "--results") == 0    ? &cli->results_dir
+                          : strcmp(arg, "--bench-out") == 0  ? &cli->bench_out
+                          : strcmp(arg, "--json") == 0       ? &cli->json
+                          : strcmp(arg, "--junit") == 0      ? &cli->junit
+                          : strcmp(arg, "--classroom") == 0  ? &cli->classroom
+                                                             : NULL;
+    if (!target && strcmp(arg, "--seed") && strcmp(arg, "--case") && strcmp(arg, "--timeout") &&
+        strcmp(arg, "--budget") && strcmp(arg, "--submission"))
+        return -1;
+    if (!value)
+        return usage_error("missing value after", arg);
+    if (strcmp(arg, "--submission") == 0) {
+        if (cli->submission_count >= CLI_MAX_SUBMISSIONS)
+            return usage_error("too many --submission folders; give their parent folder instead of", value);
+        cli->submissions[cli->submission_count++] = value;
+        return 0;
+    }
+    if (target) {
+        *target = value;
+        return 0;
+    }
+    if (strcmp(arg, "--seed") == 0) {
+        char *end = NULL;
+        cli->seed = strtoull(value, &end, 10);
+        cli->seed_given = 1;
+        return (*value >= '0' && *value <= '9' && *end == '\0') ? 0 : usage_error("--seed needs a number, not", value);
+    }
+    if (parse_number(value, 0, strcmp(arg, "--case") == 0 ? 100000 : 86400, &number) != 0 ||
+        (strcmp(arg, "--case") != 0 && number < 1))
+        return usage_error("bad number for", arg);
+    if (strcmp(arg, "--case") == 0)
+        cli->only_case = number;
+    else if (strcmp(arg, "--budget") == 0)
+        cli->budget_s = (int)number;
+    else
+        cli->timeout_s = (int)number;
+    return 0;
+}
+
+#ifndef CLK_VERSION
+#define CLK_VERSION "unknown"
+#endif
+
+const char *cli_version(void)
+{
+    return CLK_VERSION;
+}
+
+/* Options without a value set one flag of struct cli; the valued ones go through parse_valued by name. */
+enum { OPT_VALUED = 256, OPT_VERSION, OPT_QUICK, OPT_SOLUTIONS, OPT_LIST_DEVICES, OPT_CONFINEMENT, OPT_SANITIZE,
+       OPT_BENCH, OPT_CALIBRATE };
+
+static const struct option options[] = {
+    {.name = "help", .has_arg = no_argument, .val = 'h'},
+    {.name = "verbose", .has_arg = no_argument, .val = 'v'},
+    {.name = "version", .has_arg = no_argument, .val = OPT_VERSION},
+    {.name = "quick", .has_arg = no_argument, .val = OPT_QUICK},
+    {.name = "solutions", .has_arg = no_argument, .val = OPT_SOLUTIONS},
+    {.name = "list-devices", .has_arg = no_argument, .val = OPT_LIST_DEVICES},
+    {.name = "confinement", .has_arg = no_argument, .val = OPT_CONFINEMENT},
+    {.name = "sanitize", .has_arg = no_argument, .val = OPT_SANITIZE},
+    {.name = "bench", .has_arg = no_argument, .val = OPT_BENCH},
+    {.name = "calibrate", .has_arg = no_argument, .val = OPT_CALIBRATE},
+    {.name = "device", .has_arg = required_argument, .val = OPT_VALUED},
+    {.name = "submission", .has_arg = required_argument, .val = OPT_VALUED},
+    {.name = "results", .has_arg = required_argument, .val = OPT_VALUED},
+    {.name = "json", .has_arg = required_argument, .val = OPT_VALUED},
+    {.name = "junit", .has_arg = required_argument, .val = OPT_VALUED},
+    {.name = "classroom", .has_arg = required_argument, .val = OPT_VALUED},
+    {.name = "seed", .has_arg = required_argument, .val = OPT_VALUED},
+    {.name = "case", .has_arg = required_argument, .val = OPT_VALUED},
+    {.name = "timeout", .has_arg = required_argument, .val = OPT_VALUED},
+    {.name = "budget", .has_arg = required_argument, .val = OPT_VALUED},
+    {.name = "bench-out", .has_arg = required_argument, .val = OPT_VALUED},
+    {0},
+};
+
+/* Sets the flag of an option without a value; returns 1 after --help or --version (printed), else 0. */
+static int set_flag(struct cli *cli, int option)
+{
+    int *flag = option == 'v'                ? &cli->verbose
+                : option == OPT_QUICK        ? &cli->quick
+                : option == OPT_SOLUTIONS    ? &cli->solutions
+                : option == OPT_LIST_DEVICES ? &cli->list_devices
+                : option == OPT_CONFINEMENT  ? &cli->confinement
+                : option == OPT_SANITIZE     ? &cli->sanitize
+                : option == OPT_BENCH        ? &cli->bench
+                : option == OPT_CALIBRATE    ? &cli->calibrate
+                                             : NULL;
+    if (flag) {
+        *flag = 1;
+        return 0;
+    }
+    if (option == 'h')
+        fputs(usage, stdout);
+    else
+        printf("clkit grader %s\n", cli_version());
+    return 1;
+}
+
+/* What the options say together; returns 0, or 2 on a usage error (printed). */
+static int check_combination(struct cli *cli)
+{
+    if (cli->bench && cli->submission_count == 0)
+        cli->solutions = 1; /* a benchmark of the reference solutions, unless a submission is named */
+    if (cli->bench && cli->quick)
+        return usage_error("--bench times the kernels; it cannot go with", "--quick");
+    if (cli->solutions && cli->submission_count && !cli->bench)
+        return usage_error("choose one of --solutions and --submission, not both:", "--solutions");
+    if (cli->lab_count == 0 && !cli->list_devices && !cli->calibrate && !cli->confinement)
+        return usage_error("no lab given: name a lab or all, e.g.", "./grade lab3");
+    return 0;
+}
+
+int cli_parse(int argc, char **argv, struct cli *cli)
+{
+    int option, index, rc;
+    char name[40];
+    memset(cli, 0, sizeof *cli);
+    cli->only_case = -1;
+    cli->timeout_s = 30;
+    cli->budget_s = 540;
+    optind = 0; /* GNU getopt: start afresh, so that a program (or a test) may parse more than once */
+    opterr = 0;
+    while ((option = getopt_long(argc, argv, ":hv", options, &index)) != -1) {
+        if (option == '?')
+            return usage_error("unknown option", argv[optind - 1]);
+        if (option == ':')
+            return usage_error("missing value after", argv[optind - 1]);
+        if (option != OPT_VALUED) {
+            if (set_flag(cli, option))
+                return 1;
+            continue;
+        }
+        snprintf(name, sizeof name, "--%s", options[index].name);
+        if ((rc = parse_valued(cli, name, optarg)) != 0)
+            return rc;
+    }
+    for (int i = optind; i < argc; i++) /* the labs, wherever they stood, and everything after "--" */
+        if ((rc = add_lab(cli, argv[i])) != 0)
+            return rc;
+    return check_combination(cli);
+}

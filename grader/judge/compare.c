@@ -1,0 +1,167 @@
+#include "judge/compare.h"
+
+#include "verify.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+float check_poison(void)
+{
+    uint32_t bits = CHECK_POISON_BITS;
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+int check_is_poison(float f)
+{
+    uint32_t bits;
+    memcpy(&bits, &f, sizeof bits);
+    return bits == CHECK_POISON_BITS;
+}
+
+static int all_zero(const float *got, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (got[i] != 0.0f)
+            return 0;
+    return 1;
+}
+
+static int transposed(const float *got, const double *expected, const double *bound, const struct check_shape *s)
+{
+    if (s->rows == 0 || s->rows * s->cols != s->count || (s->rows == 1 && s->cols == 1))
+        return 0;
+    for (size_t r = 0; r < s->rows; r++)
+        for (size_t c = 0; c < s->cols; c++)
+            if (!clk_within(got[c * s->rows + r], expected[r * s->cols + c], bound[r * s->cols + c] + 1e-6))
+                return 0;
+    return 1;
+}
+
+/* Returns the common ratio got/expected when every sizeable element shares it, else 0. */
+static double constant_factor(const float *got, const double *expected, size_t n)
+{
+    double ratio = 0.0;
+    size_t sizeable = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (fabs(expected[i]) < 1e-3) {
+            if (fabs(got[i]) > 1e-3)
+                return 0.0;
+            continue;
+        }
+        double r = got[i] / expected[i];
+        if (!isfinite(r) || (ratio != 0.0 && fabs(r - ratio) > 1e-3 * fabs(ratio)))
+            return 0.0;
+        ratio = r;
+        sizeable++;
+    }
+    /* One or two elements always share "a factor"; it means something only over several. */
+    return sizeable >= 3 && fabs(ratio - 1.0) > 1e-3 ? ratio : 0.0;
+}
+
+/* Explains a result that is right up to some index and wrong from there on. */
+static void describe_prefix(size_t right, const struct check_shape *s, char *text, size_t size)
+{
+    if (s->grid && right == s->grid)
+        snprintf(text, size, "only the first %zu elements, one per work-item, are right: "
+                 "is the grid-stride loop missing?", right);
+    else if (s->block && right == s->block && s->count > s->block)
+        snprintf(text, size, "only the first work-group (%zu elements) is right: "
+                 "use get_global_id, not get_local_id, to find the element", right);
+    else if (s->block && right > 0 && right == s->count / s->block * s->block)
+        snprintf(text, size, "every element up to the last full work-group is right, the tail past it "
+                 "(from index %zu) is wrong", right);
+    else
+        snprintf(text, size, "the first %zu elements are right and every one from index %zu on is wrong", right,
+                 right);
+}
+
+/* Returns 1 when a 1-D result adds up to the expected total though its elements differ: the work is all there,
+   shared out differently (contiguous chunks where the lab wants a grid-stride loop). */
+static int same_total(const float *got, const double *expected, const double *bound, const struct check_shape *s)
+{
+    double total = 0.0, want = 0.0, allowed = 0.0;
+    if (s->rows || s->count < 2)
+        return 0;
+    for (size_t i = 0; i < s->count; i++) {
+        total += got[i];
+        want += expected[i];
+        allowed += bound[i] + 1e-6 * fabs(expected[i]);
+    }
+    return isfinite(total) && fabs(total - want) <= allowed + 1e-9;
+}
+
+static void find_pattern(const float *got, const double *expected, const double *bound,
+                         const struct check_shape *s, struct check_summary *summary)
+{
+    size_t first = summary->shown[0];
+    double factor;
+    if (summary->never_written == s->count)
+        snprintf(summary->pattern, sizeof summary->pattern, "the kernel wrote no element of the result, or only "
+                 "added into it (+= on an output it never set keeps the grader's NaN poison): set it with =");
+    else if (summary->other_nans == summary->wrong)
+        snprintf(summary->pattern, sizeof summary->pattern,
+                 "every wrong element is NaN: the kernel read its output before writing it (+= into an output "
+                 "that starts as garbage, not 0): set it with = first");
+    else if (all_zero(got, s->count))
+        snprintf(summary->pattern, sizeof summary->pattern, "every element is zero");
+    else if (transposed(got, expected, bound, s))
+        snprintf(summary->pattern, sizeof summary->pattern,
+                 "the result is the transpose of the right one: rows and columns are swapped");
+    else if ((factor = constant_factor(got, expected, s->count)) != 0.0)
+        snprintf(summary->pattern, sizeof summary->pattern, "every element is off by the same factor, %.4g", factor);
+    else if (s->grid == 0 && s->block && same_total(got, expected, bound, s))
+        snprintf(summary->pattern, sizeof summary->pattern,
+                 "the partial sums add up to the right total, but each is wrong: work-item i must add elements i, "
+                 "i + global size, i + 2 * global size, ... (a grid-stride loop), not a contiguous chunk");
+    else if (s->rows == 0 && first > 0 && summary->wrong == s->count - first)
+        describe_prefix(first, s, summary->pattern, sizeof summary->pattern);
+    else if (summary->never_written == summary->wrong)
+        snprintf(summary->pattern, sizeof summary->pattern,
+                 "every wrong element was never written: some work-items skip their element");
+}
+
+void check_compare(const float *got, const double *expected, const double *bound, const struct check_shape *shape,
+                   struct check_summary *summary)
+{
+    memset(summary, 0, sizeof *summary);
+    for (size_t i = 0; i < shape->count; i++) {
+        if (clk_within(got[i], expected[i], bound[i]))
+            continue;
+        if (summary->shown_count < CHECK_SHOWN)
+            summary->shown[summary->shown_count++] = i;
+        summary->never_written += check_is_poison(got[i]);
+        summary->other_nans += isnan(got[i]) && !check_is_poison(got[i]);
+        summary->wrong++;
+    }
+    if (summary->wrong > 0)
+        find_pattern(got, expected, bound, shape, summary);
+}
+
+static void format_value(float got, char *text, size_t size)
+{
+    if (check_is_poison(got))
+        snprintf(text, size, "never written");
+    else
+        snprintf(text, size, "%.9g", (double)got);
+}
+
+void check_format(const struct check_summary *summary, const float *got, const double *expected,
+                  const struct check_shape *shape, char *text, size_t size)
+{
+    size_t used = (size_t)snprintf(text, size, "%zu of %zu elements wrong", summary->wrong, shape->count);
+    for (int k = 0; k < summary->shown_count && used < size; k++) {
+        size_t i = summary->shown[k];
+        char where[64], value[32];
+        if (shape->rows)
+            snprintf(where, sizeof where, "row %zu, col %zu", i / shape->cols, i % shape->cols);
+        else
+            snprintf(where, sizeof where, "index %zu", i);
+        format_value(got[i], value, sizeof value);
+        used += (size_t)snprintf(text + used, size - used, "\n  %s: expected %.9g, got %s", where, expected[i], value);
+    }
+    if (summary->pattern[0] && used < size)
+        snprintf(text + used, size - used, "\n  pattern: %s", summary->pattern);
+}

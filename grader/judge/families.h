@@ -1,0 +1,14 @@
+/* The kernel families that the lab specs are built from. */
+#ifndef CLKIT_GRADER_FAMILIES_H
+#define CLKIT_GRADER_FAMILIES_H
+
+#include "judge/labs.h"
+
+extern const struct grade_family grade_family_vadd;         /* c = a + b */
+extern const struct grade_family grade_family_dot_partials; /* one partial dot product per work-item */
+extern const struct grade_family grade_family_dot_groups;   /* one partial dot product per work-group */
+extern const struct grade_family grade_family_matmul;       /* C = A B over a 2-D NDRange */
+extern const struct grade_family grade_family_matmul_swapped; /* C = A B with dimension 0 down the rows */
+extern const struct grade_family grade_family_transpose;    /* out = in transposed over a 2-D NDRange */
+
+#endif

@@ -1,0 +1,57 @@
+/* Grading one set of lab folders: each lab's kernel tests in a sandboxed child, then its host program. */
+#ifndef CLKIT_GRADER_GRADING_H
+#define CLKIT_GRADER_GRADING_H
+
+#include "cli/cli.h"
+#include "report/report.h"
+#include "judge/result.h"
+#include "runner/sandbox.h"
+
+#include <limits.h>
+#include <stdint.h>
+#include <time.h>
+
+struct grading {
+    const struct cli *cli;
+    char root[PATH_MAX];       /* the kit, where build/, kernels/ and the Makefile live */
+    char source_dir[PATH_MAX]; /* labs, solutions, or a submission */
+    const char *submission;    /* the submission being graded, NULL for labs/ or solutions/ */
+    char scratch[64];          /* the kit's copy for confined code, and a folder for each confined run */
+    char replay[PATH_MAX + 128]; /* the command that replays a case of the lab being graded, less --case/--seed */
+    char hidden_paths[SANDBOX_MAX_HIDDEN][PATH_MAX]; /* what confined code must not see: the kit, the submissions */
+    const char *hidden[SANDBOX_MAX_HIDDEN];
+    char kernels_dir[PATH_MAX + 16];  /* root/kernels: baselines and probes */
+    char profiles_dir[PATH_MAX + 32]; /* root/grader/profiles */
+    struct report_style style;
+    uint64_t seed;
+    double started;            /* when grading of this source began, for --budget */
+    char device_name[128];     /* the device the last runner met ("" before any) */
+    int device_is_gpu;
+    size_t max_local;          /* the largest work-group the last device's build allows */
+};
+
+/* Finds the kit (CLKIT_ROOT, else where the grader was built) and makes the scratch directory; returns 0 or 2. */
+int grading_open(struct grading *g);
+
+/* Removes the scratch directory. */
+void grading_close(struct grading *g);
+
+/* Adds a folder that confined code must not see (under bubblewrap), such as a class's submissions. */
+void grading_hide(struct grading *g, const char *path);
+
+/* Sets the folder of lab folders to grade: labs/, solutions/ or a submission; returns 0, or 2 when it is missing. */
+int grading_set_source(struct grading *g, const char *submission);
+
+/* Grades every lab of the command line from the source folder into results, printing the report to
+   g->style.out; returns 0 when every test passed, 1 when one failed, 2 on a set-up error. */
+int grading_run(struct grading *g, struct grade_lab_result *results);
+
+/* Seconds since start, on the monotonic clock. */
+double grading_seconds_since(const struct timespec *start);
+
+/* Writes results as Gradescope JSON to json, JUnit XML to junit and Classroom's runner result to classroom (each
+   may be NULL); returns 0, or 2 when a file cannot be written. */
+int grading_write_results(const struct grading *g, const struct grade_lab_result *results, double seconds,
+                          const char *json, const char *junit, const char *classroom);
+
+#endif

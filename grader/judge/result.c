@@ -1,0 +1,45 @@
+#include "judge/result.h"
+
+#include "report/safetext.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Reasons carry compiler logs and program output: whatever a submission printed is cleaned to this size. */
+#define REASON_CAP 16384
+
+struct grade_test *result_add(struct grade_lab_result *result, const char *name, double score, double max,
+                              int passed, const char *reason)
+{
+    struct grade_test *test;
+    if (result->test_count >= GRADE_MAX_TESTS)
+        return NULL;
+    test = &result->tests[result->test_count++];
+    memset(test, 0, sizeof *test);
+    snprintf(test->name, sizeof test->name, "%s", name);
+    test->score = score;
+    test->max = max;
+    test->passed = passed;
+    test->reason = safetext_clean(reason ? reason : "", REASON_CAP);
+    if (!isfinite(score) || !isfinite(max))
+        test->score = test->max = 0.0, test->passed = 0;
+    return test;
+}
+
+void result_free(struct grade_lab_result *result)
+{
+    for (int i = 0; i < result->test_count; i++)
+        free(result->tests[i].reason);
+    free(result->setup_error);
+    result->test_count = 0;
+    result->setup_error = NULL;
+}
+
+void result_append(char *text, size_t size, const char *format, const char *a, const char *b)
+{
+    size_t used = strlen(text);
+    if (used + 1 < size)
+        snprintf(text + used, size - used, format, a, b);
+}

@@ -1,0 +1,492 @@
+#include "judge/runlab.h"
+
+#include "files.h"
+#include "judge/harness.h"
+#include "judge/rules.h"
+#include "perf/runperf.h"
+#include "report/safetext.h"
+#include "judge/sanitize.h"
+#include "runner/scratch.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAX_CASES 256
+#define DETAIL_SIZE 8192
+#define OUTPUT_KEPT (64u << 10)
+#define GUARD_NAN 0x7fa00000u
+#define CASE_BASE_S 4.0
+#define AFTER_SLOW_S 3.0
+/* The reference judge's budget over its cases, in simulated work-item steps (see simulated_cost): about 3 s. */
+#define REFERENCE_WORK 60000.0
+
+/* Copies the lab folder into the lab's run folder (a fresh copy each run) and checks the kernel's source rules. */
+static int stage(struct lab_run *r, char *why, size_t size)
+{
+    char work[PATH_MAX + 16], src[PATH_MAX + 32], dst[PATH_MAX + 48], kernel[PATH_MAX + 128];
+    char name[64];
+    snprintf(name, sizeof name, "%s%s", r->lab->name, r->mode == RUNLAB_REFERENCE ? RUNLAB_REFERENCE_RUN : "");
+    if (scratch_open_run(r->g->root, r->g->scratch, name, r->run_dir, sizeof r->run_dir, why, size) != 0)
+        return -1;
+    snprintf(work, sizeof work, "%s/work", r->run_dir);
+    snprintf(src, sizeof src, "%s/%s", r->g->source_dir, r->lab->name);
+    snprintf(dst, sizeof dst, "%s/%s", work, r->lab->name);
+    scratch_remove(work); /* each run starts from the submission as it was handed in */
+    if (mkdir(work, 0755) != 0 || sandbox_give(work) != 0)
+        return snprintf(why, size, "cannot create %s", work), -1;
+    struct stat st;
+    if (stat(src, &st) != 0) {
+        snprintf(why, size, "%s is missing: the submission has no %s folder (it holds %s and host.c)", src,
+                 r->lab->name, r->lab->kernel_file);
+        return 1;
+    }
+    if (scratch_copy_submission(src, dst, why, size) != 0)
+        return 1;
+    snprintf(kernel, sizeof kernel, "%s/%s", dst, r->lab->kernel_file);
+    if (!clk_file_exists(kernel)) {
+        snprintf(why, size, "%s is missing (each lab folder holds %s and host.c)", r->kernel_shown,
+                 r->lab->kernel_file);
+        return 1;
+    }
+    return rules_check_file(RULES_KERNEL, kernel, r->kernel_shown, why, size) != 0 ? 1 : 0;
+}
+
+static void start_runner(struct lab_run *r, char *const wrapper[], int timeout_s, int refused)
+{
+    char runner[PATH_MAX + 32], work[PATH_MAX + 16], kit[PATH_MAX + 16], *argv[24];
+    struct sandbox_policy policy = {.untrusted = 1, .workdir = work, .readable = kit, .writable = r->run_dir,
+                                    .timeout_s = timeout_s, .output_limit = OUTPUT_KEPT, .wire = 1};
+    struct wire_job job;
+    int argc = 0;
+    snprintf(runner, sizeof runner, "%s/kit/bin/clkit-runner", r->g->scratch);
+    snprintf(work, sizeof work, "%s/work", r->run_dir);
+    snprintf(kit, sizeof kit, "%s/kit", r->g->scratch);
+    memcpy(policy.hidden, r->g->hidden, sizeof policy.hidden);
+    for (int i = 0; wrapper && wrapper[i] && argc < 20; i++)
+        argv[argc++] = wrapper[i];
+    argv[argc++] = runner;
+    argv[argc] = NULL;
+    memset(&job, 0, sizeof job);
+    snprintf(job.lab, sizeof job.lab, "%s", r->lab->name);
+    snprintf(job.device, sizeof job.device, "%s", wrapper ? "oclgrind" : r->g->cli->device ? r->g->cli->device : "");
+    /* A refused kernel is not even compiled: the runner only says which device it has. */
+    if (!refused)
+        snprintf(job.kernel_path, sizeof job.kernel_path, "%s/%s", r->lab->name, r->lab->kernel_file);
+    snprintf(job.include_dir, sizeof job.include_dir, "%s", r->lab->name);
+    snprintf(job.kernels_dir, sizeof job.kernels_dir, "%.*s/kernels", (int)sizeof job.kernels_dir - 16, kit);
+    session_start(&r->session, argv, &policy, &job);
+}
+
+/* The runner's first two words: the device (before any submitted code is built), then the build. */
+static void hello_and_build(struct lab_run *r)
+{
+    struct wire_message m;
+    if (session_ask(&r->session, 0, NULL, 0, WIRE_HELLO, sizeof r->hello, &m) != 0 || m.length != sizeof r->hello) {
+        r->setup = strdup("the runner did not start (see the output above)");
+        wire_message_free(&m);
+        return;
+    }
+    memcpy(&r->hello, m.data, sizeof r->hello);
+    r->hello.device_name[sizeof r->hello.device_name - 1] = r->hello.error[sizeof r->hello.error - 1] = '\0';
+    wire_message_free(&m);
+    if (!r->hello.ok) {
+        r->setup = strdup(r->hello.error);
+        return;
+    }
+    if (session_ask(&r->session, 0, NULL, 0, WIRE_BUILT, 1 << 20, &m) != 0 || m.length < sizeof(struct wire_built)) {
+        r->refusal = strdup("the kernel's build did not finish (the compiler crashed or ran out of time or memory)");
+        wire_message_free(&m);
+        return;
+    }
+    const struct wire_built *b = (const struct wire_built *)m.data;
+    if (!b->ok)
+        r->refusal = strdup((const char *)m.data + sizeof *b);
+    r->max_local = b->max_local >= 1 && b->max_local <= 1024 ? (size_t)b->max_local : 1;
+    wire_message_free(&m);
+}
+
+int runlab_open(struct lab_run *r, char *const wrapper[], int timeout_s)
+{
+    char why[8192];
+    int staged;
+    snprintf(r->kernel_shown, sizeof r->kernel_shown, "%s/%s/%s", r->g->source_dir, r->lab->name,
+             r->lab->kernel_file);
+    r->refusal = r->setup = NULL;
+    r->max_local = 1;
+    memset(&r->hello, 0, sizeof r->hello);
+    memset(&r->session, 0, sizeof r->session);
+    r->session.child.pid = -1;
+    staged = stage(r, why, sizeof why);
+    if (staged < 0) {
+        r->setup = strdup(why);
+        r->session.broken = 1;
+        return -1;
+    }
+    /* A refused submission still meets the device: its tests keep the device's points. */
+    start_runner(r, wrapper, timeout_s, staged > 0);
+    hello_and_build(r);
+    if (staged > 0) {
+        free(r->refusal);
+        r->refusal = strdup(why);
+    }
+    return 0;
+}
+
+void runlab_close(struct lab_run *r, struct sandbox_outcome *outcome)
+{
+    struct sandbox_outcome ignored;
+    if (r->session.child.pid > 0)
+        session_end(&r->session, outcome ? outcome : &ignored);
+    else if (outcome)
+        memset(outcome, 0, sizeof *outcome), outcome->end = SANDBOX_FAILED;
+    if (!outcome && r->session.child.pid > 0)
+        sandbox_outcome_free(&ignored);
+    r->session.child.pid = -1;
+    free(r->refusal);
+    free(r->setup);
+    r->refusal = r->setup = NULL;
+}
+
+/* A guard pattern drawn afresh for each run: a quiet NaN a kernel cannot predict. */
+static void draw_guards(uint32_t *bits)
+{
+    static uint32_t state;
+    if (!state)
+        state = (uint32_t)(sandbox_now() * 1e6) ^ (uint32_t)getpid() * 2654435761u;
+    for (int i = 0; i < GRADE_MAX_BUFFERS; i++) {
+        state = state * 1664525u + 1013904223u;
+        bits[i] = GUARD_NAN | 0x1000u | (state >> 12);
+    }
+}
+
+/* Checks that the runner's reply has the layout the judge expects, and points raw into the buffers it wrote. */
+static int unpack_case(struct lab_run *r, const struct wire_message *m, const struct grade_launch *launch,
+                       size_t guard, size_t bytes, struct harness_raw *raw, int32_t *status, const char **data)
+{
+    const struct wire_case_done *done = (const struct wire_case_done *)m->data;
+    size_t at = 0;
+    memset(raw, 0, sizeof *raw);
+    if (m->length != sizeof *done)
+        return -1;
+    *status = done->status;
+    if (done->status != CL_SUCCESS)
+        return 0;
+    if (done->buffer_count != launch->buffer_count || !(*data = session_map_buffers(&r->session, bytes)))
+        return -1;
+    for (int i = 0; i < launch->buffer_count; i++) {
+        if (done->totals[i] != 2 * guard + launch->counts[i])
+            return -1;
+        raw->data[i] = (float *)(uintptr_t)(*data + at);
+        raw->totals[i] = (size_t)done->totals[i];
+        at += harness_stride(raw->totals[i]) * sizeof(float);
+    }
+    return 0;
+}
+
+static double round_up(size_t value, size_t step)
+{
+    return step ? (double)((value + step - 1) / step * step) : (double)value;
+}
+
+/* What a case costs a simulator, in work-item steps: the padded grid, times the length of each work-item's loop
+   over K or over its share of n, in steps of 8 (about 60 us each under Oclgrind on the 2-core machine). */
+static double simulated_cost(const struct grade_case *c)
+{
+    size_t step = c->tile ? (size_t)c->tile : c->local[0];
+    double items, loop;
+    if (c->dims[1] == 0) {
+        items = c->groups ? (double)(c->groups * c->local[0]) : round_up(c->dims[0], c->local[0]);
+        loop = (double)c->dims[0] / items;
+    } else {
+        items = round_up(c->dims[0], step) * round_up(c->dims[1], step);
+        loop = round_up(c->dims[2], step);
+    }
+    return items * (1.0 + loop / 8.0);
+}
+
+/* A case's time limit: a base that covers a first build for a new work-group size, and time that grows with the
+   work; a simulated work-item costs far more. A hang costs little, since the reference judge names it. */
+static double case_limit(const struct lab_run *r, const struct grade_case *c)
+{
+    double limit;
+    if (r->mode == RUNLAB_REFERENCE)
+        limit = CASE_BASE_S - 1.0 + simulated_cost(c) * 250e-6;
+    else
+        limit = CASE_BASE_S + r->lab->family->work(c) * 1e-8; /* 100 MB/s: a slow CPU, a kernel doing more work */
+    if (r->slow_seen && limit > AFTER_SLOW_S) /* one slow case already cost its limit: a hang costs about 10 s */
+        limit = AFTER_SLOW_S;
+    return limit < r->g->cli->timeout_s ? limit : r->g->cli->timeout_s;
+}
+
+/* Runs case c in the runner and judges it; returns 0, -1 when the runner is gone, -2 when the judge is out of
+   memory. */
+static int judge_case(struct lab_run *r, const struct grade_case *c, uint64_t seed, struct case_verdict *verdict)
+{
+    struct grade_launch launch;
+    struct grade_case judged = *c;
+    struct wire_case request = {.c = *c, .seed = seed};
+    struct wire_message m;
+    struct harness_raw raw;
+    size_t bytes = 0;
+    const char *data = NULL;
+    int32_t status = CL_SUCCESS;
+    int rc = 0;
+    memset(&launch, 0, sizeof launch);
+    memset(verdict, 0, sizeof *verdict);
+    judged.no_reference = 0;
+    if (r->lab->family->prepare(&judged, seed, &launch) != 0)
+        return grade_launch_free(&launch), -2;
+    grade_launch_drop_inputs(&launch); /* the reference is made; the inputs are made again to check them */
+    for (int i = 0; r->mode == RUNLAB_GRADE && i < launch.buffer_count; i++) {
+        size_t guard = harness_guard_elements(&launch, launch.counts[i], r->hello.align_bytes);
+        request.guard = guard > request.guard ? guard : request.guard;
+    }
+    draw_guards(request.guard_bits);
+    bytes = harness_area_floats(&launch, request.guard) * sizeof(float);
+    if (session_size_buffers(&r->session, bytes) != 0) { /* the runner sealed the file against growing */
+        r->session.broken = 1;
+        return grade_launch_free(&launch), -1;
+    }
+    r->session.ask_limit_s = case_limit(r, c);
+    if (session_ask(&r->session, WIRE_CASE, &request, sizeof request, WIRE_CASE_DONE,
+                    sizeof(struct wire_case_done), &m) != 0 ||
+        unpack_case(r, &m, &launch, request.guard, bytes, &raw, &status, &data) != 0) {
+        r->session.broken = 1;
+        rc = -1;
+    } else if (status != CL_SUCCESS) {
+        verdict->memory_ok = 1;
+        const char *hint = clk_error_hint(status);
+        snprintf(verdict->values, sizeof verdict->values, "the launch failed with %s%s%s", clk_error_name(status),
+                 hint[0] ? ": " : "", hint);
+    } else if (harness_judge(r->lab->family, &launch, request.guard, request.guard_bits, &raw, verdict) != 0) {
+        rc = -1;
+    }
+    session_unmap_buffers(data, bytes);
+    wire_message_free(&m);
+    grade_launch_free(&launch);
+    return rc;
+}
+
+
+/* Under a simulator only small exact cases run: a simulated work-item is thousands of times slower. */
+static int small_exact(const struct grade_case *c)
+{
+    size_t d1 = c->dims[1] ? c->dims[1] : 1, d2 = c->dims[2] ? c->dims[2] : 1;
+    return c->data == GRADE_EXACT && c->dims[0] * d1 <= 5000 && c->dims[0] * d1 * d2 <= 200000;
+}
+
+static int same_shape(const struct grade_case *a, const struct grade_case *b)
+{
+    return a->data == b->data && !memcmp(a->dims, b->dims, sizeof a->dims);
+}
+
+/* Marks the reference judge's cases: each small exact shape under one of its tiles or work-group sizes in turn,
+   and under the largest, so that every variant appears, within a budget of simulated work (--sanitize: all). */
+static void select_reference(const struct lab_run *r, const struct case_log *log, int *selected)
+{
+    double spent = 0.0;
+    size_t shape = 0;
+    for (size_t first = 0, end; first < log->count; first = end, shape++) {
+        for (end = first + 1; end < log->count && same_shape(&log->cases[first], &log->cases[end]); end++)
+            ;
+        size_t variants = end - first;
+        for (size_t i = first; i < end; i++) {
+            double work = simulated_cost(&log->cases[i]);
+            int wanted = r->g->cli->sanitize || i - first == shape % variants || i == end - 1;
+            selected[i] = small_exact(&log->cases[i]) && wanted && (r->g->cli->sanitize || spent + work <= REFERENCE_WORK);
+            spent += selected[i] ? work : 0.0;
+        }
+    }
+}
+
+static void show_progress(const struct lab_run *r, size_t i, size_t count)
+{
+    if (!r->g->style.colour)
+        return;
+    if (i < count)
+        fprintf(r->g->style.out, "\r  \u2026 %s%s: case %zu of %zu\033[K", r->lab->name,
+                r->mode == RUNLAB_REFERENCE ? " under Oclgrind" : "", i + 1, count);
+    else
+        fprintf(r->g->style.out, "\r\033[K");
+    fflush(r->g->style.out);
+}
+
+/* Closes a runner that stopped in case index and says how in log. */
+static void record_stop(struct lab_run *r, size_t index, struct case_log *log)
+{
+    struct sandbox_outcome outcome;
+    double limit = r->session.ask_limit_s;
+    int late = r->session.late;
+    log->stopped_at = (long)index;
+    runlab_close(r, &outcome);
+    if (late)
+        snprintf(log->how, sizeof log->how, "did not finish within %.0f s (an endless loop, or a barrier that not "
+                 "every work-item reaches?)", limit);
+    else
+        sandbox_describe(&outcome, r->g->cli->timeout_s, log->how, sizeof log->how);
+    sandbox_outcome_free(&outcome);
+}
+
+/* The reference judge's last run: the lab's technique case, whose counts the plugin writes. */
+static void run_technique_case(struct lab_run *r, struct case_log *log)
+{
+    struct grade_case c = r->lab->technique.shape;
+    struct case_verdict verdict;
+    c.data = GRADE_EXACT;
+    if (r->lab->technique.kind == TECHNIQUE_NONE || log->stopped_at >= 0)
+        return;
+    if (judge_case(r, &c, r->seed, &verdict) == 0)
+        log->technique_ran = 1;
+    else
+        record_stop(r, RUNLAB_MAX_CASES, log);
+}
+
+/* A large case that did not finish may be only slow (the same kernel may finish on a faster device): that is for
+   the reference judge to say on the small cases. So the first one restarts the runner and leaves out the cases as
+   large, rather than stopping the cases; returns 1 when the cases go on. */
+static int go_on_without_large(struct lab_run *r, size_t index, int late, int *selected, struct case_log *log)
+{
+    const struct grade_case *slow = &log->cases[index];
+    double limit = r->session.ask_limit_s;
+    int simulated = r->g->cli->device && strcasecmp(r->g->cli->device, "oclgrind") == 0;
+    if (!late || r->mode != RUNLAB_GRADE || simulated || small_exact(slow) || log->slow_at >= 0)
+        return 0;
+    if (runlab_open(r, NULL, r->g->cli->timeout_s) != 0 || r->setup || r->refusal) {
+        runlab_close(r, NULL); /* the runner did not come back: the cases stop where they did */
+        return 0;
+    }
+    log->slow_at = (long)index;
+    log->stopped_at = -1;
+    r->slow_seen = 1;
+    snprintf(log->slow_how, sizeof log->slow_how, "did not finish within %.0f s", limit);
+    for (size_t i = index + 1; i < log->count; i++)
+        if (selected[i] && r->lab->family->work(&log->cases[i]) >= r->lab->family->work(slow)) {
+            selected[i] = 0;
+            log->slow_skipped++;
+        }
+    return 1;
+}
+
+void runlab_run_cases(struct lab_run *r, size_t max_local, long only_case, struct case_log *log)
+{
+    static int selected[RUNLAB_MAX_CASES];
+    log->count = grade_expand_cases(r->lab, max_local, log->cases, RUNLAB_MAX_CASES);
+    log->stopped_at = log->slow_at = -1;
+    log->slow_skipped = 0;
+    log->how[0] = log->slow_how[0] = '\0';
+    log->out_of_memory = log->technique_ran = 0;
+    memset(log->ran, 0, sizeof log->ran);
+    for (size_t i = 0; i < log->count; i++)
+        selected[i] = only_case == RUNLAB_ALL_CASES || (only_case >= 0 && (size_t)only_case == i);
+    if (r->mode == RUNLAB_REFERENCE && only_case == RUNLAB_ALL_CASES)
+        select_reference(r, log, selected);
+    for (size_t i = 0; i < log->count && log->stopped_at < 0; i++) {
+        if (!selected[i] || (r->mode == RUNLAB_REFERENCE && !small_exact(&log->cases[i])))
+            continue;
+        show_progress(r, i, log->count);
+        int rc = judge_case(r, &log->cases[i], r->seed + i, &log->verdicts[i]);
+        log->ran[i] = rc == 0;
+        if (rc == -2)
+            log->out_of_memory = 1;
+        if (rc != 0) {
+            int late = r->session.late;
+            record_stop(r, i, log);
+            go_on_without_large(r, i, late && rc == -1, selected, log);
+        }
+    }
+    show_progress(r, log->count, log->count);
+    if (r->mode == RUNLAB_REFERENCE && only_case < 0)
+        run_technique_case(r, log);
+    r->session.ask_limit_s = 0;
+}
+
+/* A kernel that was refused or did not build: the build test says why; the other tests are completed later. */
+static int report_build(struct lab_run *r, struct grade_lab_result *result)
+{
+    char reason[PATH_MAX + 128];
+    if (r->refusal) {
+        result_add(result, "build", 0, r->lab->points.build, 0, r->refusal);
+        return 0;
+    }
+    snprintf(reason, sizeof reason, "%s builds and defines %s", r->kernel_shown, r->lab->kernel_name);
+    result_add(result, "build", r->lab->points.build, r->lab->points.build, 1, reason);
+    return 1;
+}
+
+/* A runner that could not start: what it printed (the device's own message) comes first. */
+static void report_setup(struct lab_run *r, struct grade_lab_result *result)
+{
+    struct sandbox_outcome outcome;
+    char *why = strdup(r->setup), *said;
+    runlab_close(r, &outcome);
+    said = safetext_clean(outcome.output ? outcome.output : "", 4096);
+    result->setup_error = malloc(strlen(why ? why : "") + strlen(said ? said : "") + 8);
+    if (result->setup_error)
+        sprintf(result->setup_error, "%s%s%s", said ? said : "", said && said[0] ? "\n" : "", why ? why : "");
+    free(said);
+    free(why);
+    sandbox_outcome_free(&outcome);
+}
+
+/* Why the kernel is not timed, or NULL: it must pass every case it ran, and finish every case. */
+static const char *why_not_timed(const struct lab_run *r, const struct case_log *log)
+{
+    static char why[512];
+    size_t ran = 0;
+    for (size_t i = 0; i < log->count; i++) {
+        if (log->ran[i] && (!log->verdicts[i].values_ok || !log->verdicts[i].memory_ok))
+            return "not timed: the kernel must pass every correctness case first";
+        ran += (size_t)log->ran[i];
+    }
+    if (ran == 0 || log->stopped_at >= 0)
+        return "not timed: the kernel must pass every correctness case first";
+    if (log->slow_at < 0)
+        return NULL;
+    char description[128];
+    r->lab->family->describe(&log->cases[log->slow_at], description, sizeof description);
+    snprintf(why, sizeof why, "not timed: far too slow (case %ld, %s, %s)", log->slow_at, description,
+             log->slow_how);
+    return why;
+}
+
+int runlab_device(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, struct case_log *log,
+                  struct grade_lab_result *result)
+{
+    struct lab_run r = {.g = g, .lab = lab, .seed = seed, .mode = RUNLAB_GRADE};
+    static char program[PATH_MAX], log_path[PATH_MAX + 64], plugin[PATH_MAX + 64];
+    char *wrapper[12];
+    int built = 0, simulated = g->cli->device && strcasecmp(g->cli->device, "oclgrind") == 0;
+    /* --device oclgrind: every case on the reference judge, to tell a device's miscompilation from a bug. */
+    if (simulated && sanitize_wrapper(g, lab, wrapper, program, log_path, plugin) != 0) {
+        result->setup_error = strdup("--device oclgrind: Oclgrind is not installed (sudo apt-get install oclgrind)");
+        return 2;
+    }
+    runlab_open(&r, simulated ? wrapper : NULL, simulated ? 10 * g->cli->timeout_s : g->cli->timeout_s);
+    char *device = safetext_clean(r.hello.device_name, sizeof result->device);
+    if (r.hello.ok) {
+        snprintf(g->device_name, sizeof g->device_name, "%s", r.hello.device_name);
+        g->device_is_gpu = r.hello.is_gpu;
+        g->max_local = r.max_local;
+    }
+    snprintf(result->device, sizeof result->device, "%s", device ? device : "");
+    free(device);
+    log->count = 0;
+    log->stopped_at = log->slow_at = -1;
+    log->timed_checked = 0;
+    if (r.setup)
+        report_setup(&r, result);
+    else if ((built = report_build(&r, result)) != 0) {
+        runlab_run_cases(&r, simulated || r.max_local < GRADE_PORTABLE_LOCAL ? r.max_local : GRADE_PORTABLE_LOCAL,
+                         g->cli->only_case, log);
+        if (log->out_of_memory)
+            result->setup_error = strdup("the grader ran out of host memory");
+        else if (!g->cli->quick && g->cli->only_case < 0)
+            runperf_test(&r, why_not_timed(&r, log), log, result);
+    }
+    runlab_close(&r, NULL);
+    return result->setup_error ? 2 : built;
+}

@@ -1,0 +1,51 @@
+/* The reference judge: a lab's small cases under Oclgrind, the same on every device: values, races, bad accesses,
+   uninitialised values and barrier divergence with their lines, and the counts the technique checks use. */
+#ifndef CLKIT_GRADER_SANITIZE_H
+#define CLKIT_GRADER_SANITIZE_H
+
+#include "judge/grading.h"
+#include "judge/labs.h"
+#include "judge/runlab.h"
+#include "judge/technique.h"
+
+#include <stddef.h>
+
+/* Returns 1 when the oclgrind command is installed. */
+int sanitize_available(void);
+
+/* Summarises an Oclgrind log: one line per distinct problem (kind, kernel, file:line, first work-item,
+   how many times) with a hint; returns the number of distinct problems. */
+int sanitize_parse(const char *log, char *text, size_t size);
+
+/* What the reference judge made of one lab: Oclgrind's verdict on its small cases, its findings, its counts. */
+struct reference {
+    int ran;                  /* Oclgrind ran the cases; when 0, why says why not; when 1, a why says that
+                                 uninitialised values could not be checked */
+    char why[2048];
+    struct case_log *log;     /* its verdict on each case it ran (set before sanitize_run: the log to fill) */
+    int log_given;
+    int findings;             /* distinct problems found (races, bad accesses, uninitialised values, divergence) */
+    char findings_text[8192]; /* one line each, with file:line and a hint */
+    struct technique_counts counts; /* the technique case, counted by the kit's plugin */
+    int counted;              /* counts holds the technique case's counts */
+};
+
+/* Runs lab's small exact cases (from a device allowing work-groups of max_local; only case only_case when >= 0)
+   and then its technique case under Oclgrind, each within a limit, and fills ref (and ref->log, when set). */
+void sanitize_run(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, size_t max_local,
+                  long only_case, struct reference *ref);
+
+/* Fills argv (12 entries) with Oclgrind's command line around a runner of lab: its checks, its log in the run
+   folder (log), the kit's counting plugin; program, log and plugin hold PATH_MAX + 64 bytes. Returns 0, or -1 when
+   Oclgrind is not installed. */
+int sanitize_wrapper(struct grading *g, const struct grade_lab_spec *lab, char **argv, char *program, char *log,
+                     char *plugin);
+
+/* Frees what sanitize_run allocated. */
+void sanitize_free(struct reference *ref);
+
+/* Reads the counts of the last launch from the text of the plugin's counts file; returns 0, or -1 when it holds
+   none. */
+int sanitize_parse_counts(const char *text, struct technique_counts *counts);
+
+#endif

@@ -1,0 +1,47 @@
+/* Machine-readable results: Gradescope's results.json and JUnit XML. */
+#ifndef CLKIT_GRADER_EXPORT_H
+#define CLKIT_GRADER_EXPORT_H
+
+#include "judge/result.h"
+
+#include <stdio.h>
+
+/* What a results file says about the whole run. */
+struct export_run {
+    const struct grade_lab_result *results;
+    const char *const *titles; /* each lab's title, as in the report */
+    const char *const *kernels; /* each lab's kernel file, as the user names it (NULL: not known) */
+    const char *const *units;   /* each lab's rate unit, "GB/s" or "GFLOP/s" (NULL: no leaderboard) */
+    const int *has_baseline;    /* each lab's speed is also a speedup over a baseline */
+    const char *version;        /* the grader's version */
+    int count;
+    double seconds;            /* the grading's wall time */
+    const char *summary;       /* one paragraph for the top-level output */
+};
+
+/* Writes the run as a Gradescope results.json to out (whole seconds, a leaderboard of each lab's rate and
+   speedup, 0 where not measured, and the version and devices in extra_data); returns 0, or -1 when memory runs
+   out. */
+int export_json(FILE *out, const struct export_run *run);
+
+/* Writes the run as JUnit XML that Jenkins' schema accepts (a testsuite per lab naming its kernel file and time,
+   a testcase per test; a set-up failure is an error, an informational test never a failure) to out. */
+void export_junit(FILE *out, const struct export_run *run);
+
+/* Writes the run as results.json to path; returns 0, or -1 after printing why. */
+int export_json_file(const char *path, const struct export_run *run);
+
+/* Writes the run as JUnit XML to path; returns 0, or -1 after printing why. */
+int export_junit_file(const char *path, const struct export_run *run);
+
+/* Writes the run as GitHub Classroom's runner result, base64 on one line, ready for its reporter: the tests worth
+   points, with line_no where a failure names a kernel line; returns 0, or -1 when memory runs out. */
+int export_classroom(FILE *out, const struct export_run *run);
+
+/* Writes the runner result to path; returns 0, or -1 after printing why. */
+int export_classroom_file(const char *path, const struct export_run *run);
+
+/* Copies text into a new string of safe text (see safetext.h), uncapped (caller frees). */
+char *export_clean_utf8(const char *text);
+
+#endif

@@ -1,0 +1,59 @@
+#include "report/safetext.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CUT "\n(cut)"
+
+/* The length of the well-formed UTF-8 sequence at s (Unicode's table 3-7), or 0. */
+static size_t sequence(const unsigned char *s, uint32_t *code)
+{
+    size_t length = s[0] < 0x80 ? 1 : s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : s[0] >= 0xe0 && s[0] <= 0xef ? 3
+                  : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
+    uint32_t value = length == 1 ? s[0] : length == 2 ? s[0] & 0x1fu : length == 3 ? s[0] & 0x0fu : s[0] & 0x07u;
+    for (size_t i = 1; i < length; i++) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+        value = value << 6 | (s[i] & 0x3fu);
+    }
+    if ((length == 3 && (value < 0x800 || (value >= 0xd800 && value <= 0xdfff))) ||
+        (length == 4 && (value < 0x10000 || value > 0x10ffff)))
+        return 0;
+    *code = value;
+    return length;
+}
+
+static int is_control(uint32_t code)
+{
+    return (code < 0x20 && code != '\n' && code != '\t') || (code >= 0x7f && code < 0xa0);
+}
+
+char *safetext_clean(const char *text, size_t cap)
+{
+    size_t length = text ? strlen(text) : 0, used = 0, limit = cap && cap > sizeof CUT ? cap - sizeof CUT : length;
+    char *clean = malloc(length + sizeof CUT + 1);
+    if (!clean)
+        return NULL;
+    size_t i = 0;
+    while (i < length && used < limit) {
+        uint32_t code = 0;
+        size_t n = sequence((const unsigned char *)text + i, &code);
+        if (n == 0) {
+            clean[used++] = '?';
+            i++;
+            continue;
+        }
+        if (used + n > limit)
+            break;
+        if (!is_control(code)) {
+            memcpy(clean + used, text + i, n);
+            used += n;
+        }
+        i += n;
+    }
+    clean[used] = '\0';
+    if (i < length)
+        memcpy(clean + used, CUT, sizeof CUT);
+    return clean;
+}

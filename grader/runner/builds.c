@@ -1,0 +1,79 @@
+#include "runner/builds.h"
+
+#include "program.h"
+#include "judge/result.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Builds the kernel with -DTILE=tile (none when 0); on failure fills reason with the log or the kernels found. */
+static int build_one(const struct clk_env *env, const struct grade_lab_spec *lab, const char *path,
+                     const char *include_dir, int tile, struct built *b, char *reason, size_t size)
+{
+    char options[64] = "", *log = NULL, *names;
+    char all_options[600];
+    cl_int status = CL_SUCCESS;
+    int i = b->count++;
+    if (tile)
+        snprintf(options, sizeof options, "-DTILE=%d", tile);
+    snprintf(all_options, sizeof all_options, "%s%s%s", options, include_dir ? " -I " : "", include_dir ? include_dir : "");
+    b->tiles[i] = tile;
+    b->programs[i] = clk_build_program(env->context, env->info.device, path, all_options, &log);
+    if (!b->programs[i]) {
+        snprintf(reason, size, "%s", log ? log : "the build failed");
+        if (tile)
+            result_append(reason, size, "\n(built with %s%s)", options, "");
+        free(log);
+        return -1;
+    }
+    b->kernels[i] = clCreateKernel(b->programs[i], lab->kernel_name, &status);
+    if (status != CL_SUCCESS) {
+        names = clk_kernel_names(b->programs[i]);
+        snprintf(reason, size, "%s has no kernel named '%s' (the name the lab's contract fixes); kernels found: %s",
+                 path, lab->kernel_name, names && names[0] ? names : "none");
+        free(names);
+        return -1;
+    }
+    return 0;
+}
+
+int build_all(const struct clk_env *env, const struct grade_lab_spec *lab, const char *path, const char *include_dir,
+              struct built *b, char *reason, size_t size)
+{
+    if (!lab->tiles)
+        return build_one(env, lab, path, include_dir, 0, b, reason, size);
+    for (const int *tile = lab->tiles; *tile && b->count < MAX_TILES; tile++)
+        if (build_one(env, lab, path, include_dir, *tile, b, reason, size) != 0)
+            return -1;
+    return 0;
+}
+
+void release_built(struct built *b)
+{
+    for (int i = 0; i < b->count; i++) {
+        if (b->kernels[i])
+            clReleaseKernel(b->kernels[i]);
+        if (b->programs[i])
+            clReleaseProgram(b->programs[i]);
+    }
+}
+
+size_t max_local_size(const struct clk_env *env, const struct built *b)
+{
+    size_t limit = 1024;
+    for (int i = 0; i < b->count; i++) {
+        size_t size = limit;
+        clGetKernelWorkGroupInfo(b->kernels[i], env->info.device, CL_KERNEL_WORK_GROUP_SIZE, sizeof size, &size, NULL);
+        if (size < limit)
+            limit = size;
+    }
+    return limit;
+}
+
+cl_kernel kernel_for(const struct built *b, int tile)
+{
+    for (int i = 0; i < b->count; i++)
+        if (b->tiles[i] == tile)
+            return b->kernels[i];
+    return b->kernels[0];
+}

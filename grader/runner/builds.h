@@ -1,0 +1,31 @@
+/* A lab's kernel, built once per TILE: the builds, their kernels, and the largest work-group they allow. */
+#ifndef CLKIT_GRADER_BUILDS_H
+#define CLKIT_GRADER_BUILDS_H
+
+#include "context.h"
+#include "judge/labs.h"
+
+#define MAX_TILES 4
+
+struct built {
+    int tiles[MAX_TILES];
+    cl_program programs[MAX_TILES];
+    cl_kernel kernels[MAX_TILES];
+    int count;
+};
+
+/* Builds the kernel at path for every TILE of lab (once when it has none), with include_dir as the only place
+   #include looks; on failure fills reason with the compiler's log or the kernels found, and returns -1. */
+int build_all(const struct clk_env *env, const struct grade_lab_spec *lab, const char *path, const char *include_dir,
+              struct built *b, char *reason, size_t size);
+
+/* Releases every program and kernel of b. */
+void release_built(struct built *b);
+
+/* The largest work-group every build of the kernel can launch here (at most 1024, a 32 x 32 tile). */
+size_t max_local_size(const struct clk_env *env, const struct built *b);
+
+/* The kernel built with -DTILE=tile, or the first build. */
+cl_kernel kernel_for(const struct built *b, int tile);
+
+#endif

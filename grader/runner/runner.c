@@ -1,0 +1,287 @@
+/* clkit-runner: the only grader process that runs submitted code. It builds the kernel, runs the cases and
+   timings the judge asks for, and sends back raw buffers and times; it never sees a reference or a score. */
+#include "runner/builds.h"
+#include "perf/clblast.h"
+#include "judge/harness.h"
+#include "perf/perf.h"
+#include "program.h"
+#include "judge/spot.h"
+#include "runner/wire.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define REQUEST_LIMIT 4096
+
+struct runner {
+    const struct grade_lab_spec *lab;
+    struct wire_job job;
+    struct clk_env env;
+    struct built built;
+    float *timed;        /* the last timed run's result, for the judge's check */
+    size_t timed_length;
+};
+
+static int reply(uint32_t type, const void *head, size_t length, const char *text)
+{
+    return wire_send(WIRE_REPLY_FD, type, head, length, text, text ? strlen(text) : 0);
+}
+
+/* Maps the judge's buffers file for floats floats: the case is staged in it and read back into it. */
+static float *map_area(size_t floats)
+{
+    struct stat st;
+    void *area;
+    if (fstat(WIRE_BUFFERS_FD, &st) != 0 || (size_t)st.st_size < floats * sizeof(float) || floats == 0)
+        return NULL;
+    area = mmap(NULL, floats * sizeof(float), PROT_READ | PROT_WRITE, MAP_SHARED, WIRE_BUFFERS_FD, 0);
+    return area == MAP_FAILED ? NULL : area;
+}
+
+static void run_case(struct runner *r, const struct wire_case *request)
+{
+    struct grade_case c = request->c;
+    struct grade_launch launch;
+    struct harness_raw raw;
+    struct wire_case_done done = {.status = CL_OUT_OF_HOST_MEMORY};
+    float *area = NULL;
+    size_t floats = 0;
+    memset(&launch, 0, sizeof launch);
+    c.no_reference = 1; /* the runner makes the inputs only: the expected values never enter this process */
+    if (r->lab->family->prepare(&c, request->seed, &launch) == 0 &&
+        (area = map_area(floats = harness_area_floats(&launch, request->guard))) != NULL)
+        done.status = harness_launch(&r->env, kernel_for(&r->built, c.tile), &launch, request->guard,
+                                     request->guard_bits, area, &raw);
+    if (done.status == CL_SUCCESS) {
+        done.buffer_count = launch.buffer_count;
+        for (int i = 0; i < launch.buffer_count; i++)
+            done.totals[i] = raw.totals[i];
+    }
+    if (area)
+        munmap(area, floats * sizeof(float));
+    reply(WIRE_CASE_DONE, &done, sizeof done, NULL);
+    grade_launch_free(&launch);
+}
+
+/* Builds the lab's baseline from the kernels folder and prepares it on case c; returns 0 or -1 with why. */
+static int setup_baseline(struct runner *r, const struct grade_case *c, cl_program *program,
+                          struct perf_kernel *baseline, char *why, size_t size)
+{
+    char path[1024], *log = NULL;
+    cl_int status = CL_SUCCESS;
+    const struct grade_perf *perf = &r->lab->perf;
+    snprintf(path, sizeof path, "%s/%s", r->job.kernels_dir, perf->baseline_file);
+    *program = clk_build_program(r->env.context, r->env.info.device, path, "", &log);
+    if (*program)
+        baseline->kernel = clCreateKernel(*program, perf->baseline_kernel, &status);
+    if (!*program || status != CL_SUCCESS || perf->baseline_family->prepare(c, 7, &baseline->launch) != 0 ||
+        (status = perf_setup(&r->env, baseline)) != CL_SUCCESS) {
+        snprintf(why, size, "the baseline %s could not be set up (%s)", perf->baseline_file, clk_error_name(status));
+        free(log);
+        return -1;
+    }
+    free(log);
+    return 0;
+}
+
+/* Interleaved comparisons with the baseline: one, with a second round when a busy machine kept it from settling
+   short of the threshold, or runs of them for calibration. */
+static cl_int compare_runs(struct runner *r, const struct wire_perf *request, struct perf_kernel *student,
+                           struct perf_kernel *baseline, struct wire_perf_done *done)
+{
+    struct perf_comparison cmp, again;
+    cl_int status = CL_SUCCESS;
+    for (int i = 0; i < done->runs && status == CL_SUCCESS; i++) {
+        status = perf_compare(&r->env, student, baseline, request->budget_s, &cmp);
+        done->values[i] = cmp.speedup;
+    }
+    if (status == CL_SUCCESS && done->runs == 1 && !cmp.settled && cmp.speedup < request->min_speedup &&
+        perf_compare(&r->env, student, baseline, request->budget_s, &again) == CL_SUCCESS &&
+        again.speedup > cmp.speedup)
+        cmp = again;
+    if (status == CL_SUCCESS) {
+        done->student_ms = cmp.student_ms;
+        done->baseline_ms = cmp.baseline_ms;
+        done->speedup = cmp.speedup;
+        done->spread = cmp.spread;
+        done->pairs = cmp.pairs;
+        done->settled = cmp.settled;
+    }
+    return status;
+}
+
+static cl_int time_alone(struct runner *r, struct perf_kernel *student, struct wire_perf_done *done)
+{
+    cl_int status = CL_SUCCESS;
+    for (int i = 0; i < done->runs && status == CL_SUCCESS; i++)
+        status = perf_time(&r->env, student, 9, &done->values[i]);
+    done->student_ms = done->values[0];
+    return status;
+}
+
+/* Reads the timed run's output back and keeps its result (after the family's finish) for the judge's check;
+   the output's host copy becomes the result where there is no finish, so a large case is not held twice. */
+static cl_int keep_timed(struct runner *r, struct perf_kernel *k)
+{
+    struct grade_launch *launch = &k->launch;
+    const struct grade_family *family = r->lab->family;
+    int out = 0;
+    while (out < launch->buffer_count - 1 && !launch->is_output[out])
+        out++;
+    cl_int status = clEnqueueReadBuffer(r->env.queue, k->buffers[out], CL_TRUE, 0,
+                                        launch->counts[out] * sizeof(float), launch->host[out], 0, NULL, NULL);
+    free(r->timed);
+    r->timed = NULL;
+    if (status != CL_SUCCESS)
+        return status;
+    r->timed_length = family->finish ? launch->shape.count : launch->counts[out];
+    if (family->finish && (r->timed = malloc((r->timed_length ? r->timed_length : 1) * sizeof(float))) != NULL)
+        family->finish(launch, launch->host[out], r->timed);
+    else if (!family->finish) {
+        r->timed = launch->host[out];
+        launch->host[out] = NULL;
+    }
+    return r->timed ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+}
+
+static void time_kernel(struct runner *r, const struct wire_perf *request, struct perf_kernel *student,
+                        struct wire_perf_done *done)
+{
+    struct perf_kernel baseline;
+    cl_program program = NULL;
+    const struct grade_case *c = &request->c;
+    memset(&baseline, 0, sizeof baseline);
+    if (!request->compare)
+        done->status = time_alone(r, student, done);
+    else if (setup_baseline(r, c, &program, &baseline, done->why, sizeof done->why) == 0)
+        done->status = compare_runs(r, request, student, &baseline, done);
+    else
+        done->status = CL_INVALID_PROGRAM;
+    /* Before CLBlast, which writes its own product into the same C. */
+    if (done->status == CL_SUCCESS && (done->status = keep_timed(r, student)) != CL_SUCCESS)
+        snprintf(done->why, sizeof done->why, "the timed run's result could not be read back (%s)",
+                 clk_error_name(done->status));
+    if (done->status == CL_SUCCESS && request->peak == WIRE_PEAK_COPY)
+        done->peak = perf_copy_gbps(&r->env, r->job.kernels_dir, request->copy_n);
+    else if (done->status == CL_SUCCESS && request->peak == WIRE_PEAK_FMA)
+        done->peak = perf_fma_gflops(&r->env, r->job.kernels_dir);
+    if (done->status == CL_SUCCESS && request->clblast)
+        done->clblast_ms = clblast_sgemm_ms(&r->env, student->buffers[0], student->buffers[1], student->buffers[2],
+                                            c->dims[0], c->dims[1], c->dims[2]);
+    perf_release(&baseline);
+    if (baseline.kernel)
+        clReleaseKernel(baseline.kernel);
+    if (program)
+        clReleaseProgram(program);
+}
+
+static void run_spot(struct runner *r, const struct wire_spot *request)
+{
+    size_t at[SPOT_SAMPLES];
+    float values[SPOT_SAMPLES];
+    struct wire_spot_done done = {.status = r->timed ? CL_SUCCESS : CL_INVALID_OPERATION};
+    if (r->timed) {
+        done.count = (uint32_t)spot_draw(request->sample_seed, r->timed_length, at);
+        for (uint32_t i = 0; i < done.count; i++)
+            values[i] = r->timed[at[i]];
+    }
+    wire_send(WIRE_REPLY_FD, WIRE_SPOT_DONE, &done, sizeof done, values, done.count * sizeof(float));
+}
+
+static void run_perf(struct runner *r, const struct wire_perf *request)
+{
+    struct wire_perf_done done;
+    struct perf_kernel student;
+    struct grade_case c = request->c;
+    memset(&done, 0, sizeof done);
+    memset(&student, 0, sizeof student);
+    done.runs = request->runs < 1 ? 1 : request->runs > WIRE_MAX_RUNS ? WIRE_MAX_RUNS : request->runs;
+    c.no_reference = 1;
+    student.kernel = kernel_for(&r->built, c.tile);
+    if (r->lab->family->prepare(&c, request->seed, &student.launch) != 0 ||
+        (done.status = perf_setup(&r->env, &student)) != CL_SUCCESS) {
+        done.status = done.status ? done.status : CL_OUT_OF_HOST_MEMORY;
+        snprintf(done.why, sizeof done.why, "the timing case could not be set up on this device (%s)",
+                 clk_error_name(done.status));
+    } else {
+        time_kernel(r, request, &student, &done);
+    }
+    perf_release(&student);
+    reply(WIRE_PERF_DONE, &done, sizeof done, NULL);
+}
+
+/* Opens the device and tells the judge which it is, before any submitted code is built. */
+static int hello(struct runner *r)
+{
+    struct wire_hello h = {0};
+    cl_uint align_bits = 1024;
+    if (clk_env_create(r->job.device[0] ? r->job.device : NULL, &r->env) != 0) {
+        snprintf(h.error, sizeof h.error, "no usable OpenCL device (see the message above)");
+        reply(WIRE_HELLO, &h, sizeof h, NULL);
+        return -1;
+    }
+    clGetDeviceInfo(r->env.info.device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits, NULL);
+    h.ok = 1;
+    h.is_gpu = r->env.info.is_gpu;
+    h.align_bytes = align_bits / 8 ? align_bits / 8 : 4;
+    snprintf(h.device_name, sizeof h.device_name, "%.127s", r->env.info.device_name);
+    return reply(WIRE_HELLO, &h, sizeof h, NULL);
+}
+
+static int build(struct runner *r)
+{
+    static char reason[65536];
+    struct wire_built b = {0};
+    if (!r->job.kernel_path[0])
+        return reply(WIRE_BUILT, &b, sizeof b, "not built");
+    b.ok = build_all(&r->env, r->lab, r->job.kernel_path, r->job.include_dir[0] ? r->job.include_dir : NULL,
+                     &r->built, reason, sizeof reason) == 0;
+    b.max_local = b.ok ? max_local_size(&r->env, &r->built) : 0;
+    return reply(WIRE_BUILT, &b, sizeof b, b.ok ? NULL : reason);
+}
+
+static void serve(struct runner *r)
+{
+    struct wire_message m;
+    while (wire_recv_blocking(STDIN_FILENO, REQUEST_LIMIT, &m) == 0) {
+        if (m.type == WIRE_CASE && m.length == sizeof(struct wire_case))
+            run_case(r, (const struct wire_case *)m.data);
+        else if (m.type == WIRE_PERF && m.length == sizeof(struct wire_perf))
+            run_perf(r, (const struct wire_perf *)m.data);
+        else if (m.type == WIRE_SPOT && m.length == sizeof(struct wire_spot))
+            run_spot(r, (const struct wire_spot *)m.data);
+        else {
+            wire_message_free(&m);
+            return;
+        }
+        wire_message_free(&m);
+    }
+}
+
+int main(void)
+{
+    static struct runner r;
+    struct wire_message m;
+    if (wire_recv_blocking(STDIN_FILENO, REQUEST_LIMIT, &m) != 0 || m.type != WIRE_JOB ||
+        m.length != sizeof r.job) {
+        fprintf(stderr, "clkit-runner: started without a job; it is run by the grader\n");
+        return 2;
+    }
+    memcpy(&r.job, m.data, sizeof r.job);
+    wire_message_free(&m);
+    r.job.lab[sizeof r.job.lab - 1] = r.job.device[sizeof r.job.device - 1] = '\0';
+    r.job.kernel_path[sizeof r.job.kernel_path - 1] = r.job.include_dir[sizeof r.job.include_dir - 1] = '\0';
+    r.job.kernels_dir[sizeof r.job.kernels_dir - 1] = '\0';
+    if (!(r.lab = grade_find_lab(r.job.lab)) || hello(&r) != 0)
+        return 2;
+    if (build(&r) == 0)
+        serve(&r);
+    release_built(&r.built);
+    free(r.timed);
+    clk_env_release(&r.env);
+    return 0;
+}

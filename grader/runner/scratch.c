@@ -1,0 +1,312 @@
+#include "runner/scratch.h"
+
+#include "runner/sandbox.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define CACHE_FILES_LIMIT 100000
+#define CACHE_BYTES_LIMIT ((size_t)256 << 20)
+
+/* Limits and rules of one tree copy. */
+struct copy_rules {
+    int refuse_links; /* a submission: a link or special file is an error; else they are skipped */
+    int give;         /* hand each copy to the user confined code runs as */
+    int merge;        /* a file that is already there stays (a cache) */
+    int link;         /* hard-link files instead of copying them (they stay the judge's, read-only to the runner) */
+    mode_t file_mode;
+    size_t files_left, bytes_left;
+    const char *shown; /* the source root as the user knows it, for messages */
+};
+
+static int copy_file(const char *src, const char *dst, const struct stat *st, struct copy_rules *r, char *why,
+                     size_t size)
+{
+    char buffer[65536];
+    ssize_t got;
+    int in, out;
+    if (r->link && link(src, dst) == 0)
+        return 0;
+    in = open(src, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (in < 0) {
+        snprintf(why, size, "cannot read %s: %s", src, strerror(errno));
+        return -1;
+    }
+    out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, r->file_mode | (st->st_mode & 0100));
+    if (out < 0 && errno == EEXIST && r->merge) {
+        close(in);
+        return 0;
+    }
+    if (out < 0) {
+        snprintf(why, size, "cannot write %s: %s", dst, strerror(errno));
+        close(in);
+        return -1;
+    }
+    while ((got = read(in, buffer, sizeof buffer)) > 0 && write(out, buffer, (size_t)got) == got)
+        ;
+    close(in);
+    if (r->give)
+        sandbox_give(dst);
+    if (close(out) != 0 || got != 0) {
+        snprintf(why, size, "cannot copy %s", src);
+        return -1;
+    }
+    return 0;
+}
+
+static int copy_tree(const char *src, const char *dst, struct copy_rules *r, char *why, size_t size);
+
+static int copy_entry(const char *src, const char *dst, struct copy_rules *r, char *why, size_t size)
+{
+    struct stat st;
+    if (lstat(src, &st) != 0) {
+        snprintf(why, size, "cannot read %s: %s", src, strerror(errno));
+        return -1;
+    }
+    if (S_ISDIR(st.st_mode))
+        return copy_tree(src, dst, r, why, size);
+    if (!S_ISREG(st.st_mode)) {
+        if (!r->refuse_links)
+            return 0;
+        snprintf(why, size, "%s is %s: a submission holds regular files only (copy the file itself)", src,
+                 S_ISLNK(st.st_mode) ? "a symbolic link" : "a special file");
+        return -1;
+    }
+    if (r->files_left == 0 || (size_t)st.st_size > r->bytes_left) {
+        snprintf(why, size, "%s holds more than %d files or %zu MiB: a submission holds its lab's sources only",
+                 r->shown, SCRATCH_FILES_LIMIT, SCRATCH_BYTES_LIMIT >> 20);
+        return -1;
+    }
+    r->files_left--;
+    r->bytes_left -= (size_t)st.st_size;
+    return copy_file(src, dst, &st, r, why, size);
+}
+
+static int copy_tree(const char *src, const char *dst, struct copy_rules *r, char *why, size_t size)
+{
+    DIR *d;
+    struct dirent *e;
+    int rc = 0;
+    struct stat st;
+    if ((mkdir(dst, 0755) != 0 && errno != EEXIST) || lstat(dst, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        snprintf(why, size, "cannot create the folder %s", dst); /* a link there is never followed */
+        return -1;
+    }
+    if (r->give)
+        sandbox_give(dst);
+    if (!(d = opendir(src))) {
+        snprintf(why, size, "cannot read the folder %s: %s", src, strerror(errno));
+        return -1;
+    }
+    while (rc == 0 && (e = readdir(d)) != NULL) {
+        char from[4096], to[4096];
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        if (snprintf(from, sizeof from, "%s/%s", src, e->d_name) >= (int)sizeof from ||
+            snprintf(to, sizeof to, "%s/%s", dst, e->d_name) >= (int)sizeof to) {
+            snprintf(why, size, "a path in %s is too long", r->shown);
+            rc = -1;
+        } else {
+            rc = copy_entry(from, to, r, why, size);
+        }
+    }
+    closedir(d);
+    return rc;
+}
+
+int scratch_copy_submission(const char *src, const char *dst, char *why, size_t size)
+{
+    struct copy_rules r = {.refuse_links = 1, .give = 1, .file_mode = 0644, .files_left = SCRATCH_FILES_LIMIT,
+                           .bytes_left = SCRATCH_BYTES_LIMIT, .shown = src};
+    struct stat st;
+    if (lstat(src, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        snprintf(why, size, "%s is %s", src, lstat(src, &st) == 0 ? "not a plain folder (a link?)" : "missing");
+        return -1;
+    }
+    return copy_tree(src, dst, &r, why, size);
+}
+
+static int copy_kit_part(const char *root, const char *part, const char *dst, char *why, size_t size)
+{
+    char from[4096];
+    struct copy_rules r = {.file_mode = 0644, .files_left = 4096, .bytes_left = (size_t)1 << 30, .shown = part};
+    snprintf(from, sizeof from, "%s/%s", root, part);
+    return copy_tree(from, dst, &r, why, size);
+}
+
+/* A single file of the kit, copied with mode (0755 for programs). */
+static int copy_kit_file(const char *root, const char *part, const char *dst, mode_t mode, char *why, size_t size)
+{
+    char from[4096];
+    struct stat st;
+    struct copy_rules r = {.file_mode = mode, .files_left = 1, .bytes_left = (size_t)1 << 30, .shown = part};
+    snprintf(from, sizeof from, "%s/%s", root, part);
+    if (stat(from, &st) != 0) {
+        snprintf(why, size, "%s is missing: run make in the kit", from);
+        return -1;
+    }
+    return copy_file(from, dst, &st, &r, why, size);
+}
+
+int scratch_stage_kit(const char *root, const char *scratch, char *why, size_t size)
+{
+    char kit[4096], path[4200], plugin[4096];
+    const char *folders[] = {"bin", "kernels", "include", "lib", NULL};
+    struct stat st;
+    snprintf(kit, sizeof kit, "%s/kit", scratch);
+    chmod(scratch, 0711);
+    if (mkdir(kit, 0755) != 0)
+        return snprintf(why, size, "cannot create %s: %s", kit, strerror(errno)), -1;
+    for (int i = 0; folders[i]; i++) {
+        snprintf(path, sizeof path, "%s/%s", kit, folders[i]);
+        if (mkdir(path, 0755) != 0)
+            return snprintf(why, size, "cannot create %s", path), -1;
+    }
+    snprintf(plugin, sizeof plugin, "%s/build/grader/oclgrind/libclkit-coalesce.so", root);
+    snprintf(path, sizeof path, "%s/bin/libclkit-coalesce.so", kit);
+    if (stat(plugin, &st) == 0 &&
+        copy_kit_file(root, "build/grader/oclgrind/libclkit-coalesce.so", path, 0755, why, size) != 0)
+        return -1;
+    snprintf(path, sizeof path, "%s/bin/clkit-runner", kit);
+    if (copy_kit_file(root, "build/grader/clkit-runner", path, 0755, why, size) != 0)
+        return -1;
+    snprintf(path, sizeof path, "%s/lib/libclkit.a", kit);
+    if (copy_kit_file(root, "build/libclkit.a", path, 0644, why, size) != 0)
+        return -1;
+    snprintf(path, sizeof path, "%s/kernels", kit);
+    if (copy_kit_part(root, "kernels", path, why, size) != 0)
+        return -1;
+    snprintf(path, sizeof path, "%s/include", kit);
+    return copy_kit_part(root, "common", path, why, size);
+}
+
+/* The device compilers' caches a run keeps in its folder (sandbox.c points them there), and how the judge's
+   trusted copies are shared with it. */
+static const struct {
+    const char *folder;
+    int shareable; /* files are never rewritten: a runner of another user may share the judge's by hard links */
+    int merge;     /* new entries are added to the trusted copy; else the run's copy replaces it */
+} caches[] = {
+    {.folder = "pocl-cache", .shareable = 1, .merge = 1}, /* PoCL: a file per build, named by its hash */
+    {.folder = "nv-cache", .shareable = 0, .merge = 0},   /* NVIDIA: an index rewritten in place */
+};
+
+static void trusted_cache(const char *root, const char *name, const char *folder, char *path, size_t size)
+{
+    snprintf(path, size, "%s/build/kernel-cache/%s/%s", root, name, folder);
+}
+
+int scratch_open_run(const char *root, const char *scratch, const char *name, char *run, size_t run_size, char *why,
+                     size_t size)
+{
+    char cache[4200], trusted[4200];
+    struct stat st;
+    snprintf(run, run_size, "%s/run-%s", scratch, name);
+    if (lstat(run, &st) == 0 && S_ISDIR(st.st_mode))
+        return 0;
+    if (mkdir(run, 0700) != 0 || sandbox_give(run) != 0) {
+        snprintf(why, size, "cannot create %s: %s", run, strerror(errno));
+        return -1;
+    }
+    for (size_t i = 0; i < sizeof caches / sizeof *caches; i++) {
+        struct copy_rules r = {.give = 1, .link = caches[i].shareable && sandbox_drops_privileges(),
+                               .file_mode = 0644, .files_left = CACHE_FILES_LIMIT, .bytes_left = CACHE_BYTES_LIMIT,
+                               .shown = caches[i].folder};
+        trusted_cache(root, name, caches[i].folder, trusted, sizeof trusted);
+        snprintf(cache, sizeof cache, "%s/%s", run, caches[i].folder);
+        if (stat(trusted, &st) == 0 && copy_tree(trusted, cache, &r, why, size) != 0)
+            scratch_remove(cache); /* a cold cache is slower, not wrong */
+    }
+    return 0;
+}
+
+void scratch_close_run(const char *root, const char *scratch, const char *name, int keep)
+{
+    char run[4200], cache[4300], trusted[4200], why[256];
+    struct stat st;
+    snprintf(run, sizeof run, "%s/run-%s", scratch, name);
+    for (size_t i = 0; keep && i < sizeof caches / sizeof *caches; i++) {
+        struct copy_rules r = {.merge = caches[i].merge, .file_mode = 0644, .files_left = CACHE_FILES_LIMIT,
+                               .bytes_left = CACHE_BYTES_LIMIT, .shown = caches[i].folder};
+        snprintf(cache, sizeof cache, "%s/%s", run, caches[i].folder);
+        if (stat(cache, &st) != 0)
+            continue;
+        snprintf(trusted, sizeof trusted, "%s/build/kernel-cache", root);
+        mkdir(trusted, 0755);
+        snprintf(trusted, sizeof trusted, "%s/build/kernel-cache/%s", root, name);
+        mkdir(trusted, 0755);
+        trusted_cache(root, name, caches[i].folder, trusted, sizeof trusted);
+        if (!caches[i].merge)
+            scratch_remove(trusted);
+        copy_tree(cache, trusted, &r, why, sizeof why);
+    }
+    scratch_remove(run);
+}
+
+int scratch_copy_file(const char *src, const char *dst, int mode, char *why, size_t size)
+{
+    struct stat st;
+    struct copy_rules r = {.give = 1, .file_mode = (mode_t)mode, .files_left = 1, .bytes_left = (size_t)1 << 30,
+                           .shown = src};
+    if (stat(src, &st) != 0) {
+        snprintf(why, size, "%s is missing", src);
+        return -1;
+    }
+    return copy_file(src, dst, &st, &r, why, size);
+}
+
+char *scratch_read_untrusted(const char *path, size_t max_bytes, size_t *length)
+{
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    char *data = NULL;
+    ssize_t got = 0;
+    if (fd < 0)
+        return NULL;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size <= max_bytes &&
+        (data = malloc((size_t)st.st_size + 1)) != NULL) {
+        size_t have = 0;
+        while (have < (size_t)st.st_size && (got = read(fd, data + have, (size_t)st.st_size - have)) > 0)
+            have += (size_t)got;
+        data[have] = '\0';
+        *length = have;
+    }
+    close(fd);
+    return data;
+}
+
+/* Removes name in the folder parent (a descriptor, or AT_FDCWD): a link is removed, never followed, even one
+   swapped in while the removal runs. */
+static int remove_at(int parent, const char *name)
+{
+    int fd, rc;
+    DIR *d;
+    struct dirent *e;
+    if (unlinkat(parent, name, 0) == 0 || errno == ENOENT)
+        return 0;
+    fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return unlinkat(parent, name, 0);
+    fchmod(fd, 0700); /* a folder left unreadable must still go */
+    if ((d = fdopendir(fd)) == NULL) {
+        close(fd);
+        return -1;
+    }
+    while ((e = readdir(d)) != NULL)
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+            remove_at(dirfd(d), e->d_name);
+    closedir(d);
+    rc = unlinkat(parent, name, AT_REMOVEDIR);
+    return rc == 0 || errno == ENOENT ? 0 : -1;
+}
+
+int scratch_remove(const char *path)
+{
+    return remove_at(AT_FDCWD, path);
+}
