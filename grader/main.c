@@ -1,5 +1,6 @@
 /* ./grade: builds each lab's kernel with the grader's own harness, checks it, and scores it. */
 #include "cli/batch.h"
+#include "pipeline.h"
 #include "perf/bench.h"
 #include "perf/calibrate.h"
 #include "cli/cli.h"
@@ -45,13 +46,13 @@ static int grade_one(struct grading *g)
         return 2;
     if (g->cli->bench && (quiet = fopen("/dev/null", "w")) != NULL)
         report_style_for(quiet, 0, &g->style);
-    rc = grading_run(g, results);
+    rc = pipeline_run(g, results);
     if (quiet) {
         fclose(quiet);
         report_style_for(stdout, 0, &g->style);
         rc = rc == 2 ? 2 : bench(g, results);
     }
-    if (grading_write_results(g, results, grading_seconds_since(&start), g->cli->json, g->cli->junit,
+    if (pipeline_write_results(g, results, grading_seconds_since(&start), g->cli->json, g->cli->junit,
                               g->cli->classroom) != 0)
         rc = 2;
     for (int i = 0; i < g->cli->lab_count; i++)

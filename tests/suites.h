@@ -27,6 +27,7 @@ Suite *export_suite(void);
 Suite *bench_suite(void);
 Suite *sanitize_suite(void);
 Suite *technique_suite(void);
+Suite *counts_suite(void);
 Suite *batch_suite(void);
 Suite *runner_suite(void);
 Suite *gradescope_suite(void);

@@ -1,4 +1,5 @@
 #include "cli/batch.h"
+#include "pipeline.h"
 
 #include "report/export.h"
 #include "judge/labs.h"
@@ -198,11 +199,11 @@ static int grade_in_child(struct grading *g, const struct student *s, const char
     if ((report = fopen(path, "w")) != NULL) {
         report_style_for(report, g->cli->verbose, &g->style);
         if (grading_set_source(g, s->path) == 0)
-            status = grading_run(g, results);
+            status = pipeline_run(g, results);
         fclose(report);
     }
     snprintf(path, sizeof path, "%s/%s.json", dir, s->name);
-    grading_write_results(g, results, sandbox_now() - start, path, NULL, NULL);
+    pipeline_write_results(g, results, sandbox_now() - start, path, NULL, NULL);
     snprintf(path, sizeof path, "%s/%s.row", dir, s->name);
     if ((row = fopen(path, "w")) != NULL) {
         csv_row(row, s->name, results, g->cli->lab_count,

@@ -1,4 +1,5 @@
-/* Grading one set of lab folders: each lab's kernel tests in a sandboxed child, then its host program. */
+/* One grading job's context: the kit, the folder being graded, the scratch space and what confined code must not
+   see, the report's style and the seed. */
 #ifndef CLKIT_GRADER_GRADING_H
 #define CLKIT_GRADER_GRADING_H
 
@@ -42,16 +43,7 @@ void grading_hide(struct grading *g, const char *path);
 /* Sets the folder of lab folders to grade: labs/, solutions/ or a submission; returns 0, or 2 when it is missing. */
 int grading_set_source(struct grading *g, const char *submission);
 
-/* Grades every lab of the command line from the source folder into results, printing the report to
-   g->style.out; returns 0 when every test passed, 1 when one failed, 2 on a set-up error. */
-int grading_run(struct grading *g, struct grade_lab_result *results);
-
 /* Seconds since start, on the monotonic clock. */
 double grading_seconds_since(const struct timespec *start);
-
-/* Writes results as Gradescope JSON to json, JUnit XML to junit and Classroom's runner result to classroom (each
-   may be NULL); returns 0, or 2 when a file cannot be written. */
-int grading_write_results(const struct grading *g, const struct grade_lab_result *results, double seconds,
-                          const char *json, const char *junit, const char *classroom);
 
 #endif

@@ -72,10 +72,4 @@ void runlab_close(struct lab_run *r, struct sandbox_outcome *outcome);
    except that after the first large case that does not finish the cases go on, without those as large. */
 void runlab_run_cases(struct lab_run *r, size_t max_local, long only_case, struct case_log *log);
 
-/* Grades lab's kernel on the device: adds the build test, fills log with every case it ran and, unless the
-   cases failed or --quick, adds the speed test. Returns 1 when the kernel built, 0 when not, 2 on a set-up
-   error (in result). */
-int runlab_device(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, struct case_log *log,
-                  struct grade_lab_result *result);
-
 #endif

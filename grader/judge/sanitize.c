@@ -172,25 +172,6 @@ static int oclgrind_argv(struct grading *g, const struct grade_lab_spec *lab, in
     return 0;
 }
 
-int sanitize_parse_counts(const char *text, struct technique_counts *counts)
-{
-    const char *last = NULL;
-    for (const char *p = text; p && (p = strstr(p, "clkit-counts launch=")) != NULL; p++)
-        if (p == text || p[-1] == '\n')
-            last = p;
-    memset(counts, 0, sizeof *counts);
-    if (!last)
-        return -1;
-    return sscanf(last, "clkit-counts launch=%*u global_loads=%lf global_stores=%lf local_loads=%lf local_stores=%lf "
-                  "load_requests=%lf load_transactions=%lf store_requests=%lf store_transactions=%lf "
-                  "local_requests=%lf local_wavefronts=%lf",
-                  &counts->global_loads, &counts->global_stores, &counts->local_loads, &counts->local_stores,
-                  &counts->load_requests, &counts->load_transactions, &counts->store_requests,
-                  &counts->store_transactions, &counts->local_requests, &counts->local_wavefronts) == 10
-               ? 0
-               : -1;
-}
-
 /* Reads what Oclgrind left in the run folder: its diagnostics and the plugin's counts (neither holds the kernel's
    printf, which goes to the output). */
 static void read_findings(struct grading *g, const struct grade_lab_spec *lab, const char *log_path,
@@ -205,7 +186,7 @@ static void read_findings(struct grading *g, const struct grade_lab_spec *lab, c
              RUNLAB_REFERENCE_RUN);
     counts = scratch_read_untrusted(counts_path, 1u << 20, &length);
     ref->counted = counts && ref->log->technique_ran &&
-                   sanitize_parse_counts(counts, &ref->counts) == 0;
+                   counts_parse(counts, &ref->counts) == 0;
     free(counts);
 }
 

@@ -6,7 +6,7 @@
 #include "judge/grading.h"
 #include "judge/labs.h"
 #include "judge/runlab.h"
-#include "judge/technique.h"
+#include "judge/counts.h"
 
 #include <stddef.h>
 
@@ -43,9 +43,5 @@ int sanitize_wrapper(struct grading *g, const struct grade_lab_spec *lab, char *
 
 /* Frees what sanitize_run allocated. */
 void sanitize_free(struct reference *ref);
-
-/* Reads the counts of the last launch from the text of the plugin's counts file; returns 0, or -1 when it holds
-   none. */
-int sanitize_parse_counts(const char *text, struct technique_counts *counts);
 
 #endif

@@ -2,20 +2,11 @@
 #ifndef CLKIT_GRADER_TECHNIQUE_H
 #define CLKIT_GRADER_TECHNIQUE_H
 
-#include "judge/grading.h"
+#include "judge/counts.h"
 #include "judge/labs.h"
 #include "judge/result.h"
 
 struct reference;
-
-/* Memory accesses of one launch, counted by the kit's Oclgrind plugin (0: not measured). */
-struct technique_counts {
-    double global_loads, global_stores, local_loads, local_stores;
-    /* From the coalescing plugin: warp-wide requests and the 128-byte segments they touch (0: not measured). */
-    double load_requests, load_transactions, store_requests, store_transactions;
-    /* Local accesses a warp makes together, and the bank passes they need (1 per request: conflict-free). */
-    double local_requests, local_wavefronts;
-};
 
 /* Judges counts for lab's technique; fills text with the figure next to its budget and returns 1 when it passes,
    0 when it fails, and -1 when the counts it needs were not measured. */

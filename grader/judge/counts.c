@@ -1,0 +1,23 @@
+#include "judge/counts.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int counts_parse(const char *text, struct technique_counts *counts)
+{
+    const char *last = NULL;
+    for (const char *p = text; p && (p = strstr(p, "clkit-counts launch=")) != NULL; p++)
+        if (p == text || p[-1] == '\n')
+            last = p;
+    memset(counts, 0, sizeof *counts);
+    if (!last)
+        return -1;
+    return sscanf(last, "clkit-counts launch=%*u global_loads=%lf global_stores=%lf local_loads=%lf local_stores=%lf "
+                  "load_requests=%lf load_transactions=%lf store_requests=%lf store_transactions=%lf "
+                  "local_requests=%lf local_wavefronts=%lf",
+                  &counts->global_loads, &counts->global_stores, &counts->local_loads, &counts->local_stores,
+                  &counts->load_requests, &counts->load_transactions, &counts->store_requests,
+                  &counts->store_transactions, &counts->local_requests, &counts->local_wavefronts) == 10
+               ? 0
+               : -1;
+}

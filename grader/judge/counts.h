@@ -1,0 +1,18 @@
+/* What the kit's Oclgrind plugin counted for one launch, and how it is read back from Oclgrind's output. */
+#ifndef CLKIT_GRADER_COUNTS_H
+#define CLKIT_GRADER_COUNTS_H
+
+/* Memory accesses of one launch, counted by the kit's Oclgrind plugin (0: not measured). */
+struct technique_counts {
+    double global_loads, global_stores, local_loads, local_stores;
+    /* From the coalescing plugin: warp-wide requests and the 128-byte segments they touch (0: not measured). */
+    double load_requests, load_transactions, store_requests, store_transactions;
+    /* Local accesses a warp makes together, and the bank passes they need (1 per request: conflict-free). */
+    double local_requests, local_wavefronts;
+};
+
+/* Reads the counts of the last launch from the text of the plugin's counts file; returns 0, or -1 when it holds
+   none. */
+int counts_parse(const char *text, struct technique_counts *counts);
+
+#endif

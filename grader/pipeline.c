@@ -1,0 +1,253 @@
+#include "pipeline.h"
+
+#include "judge/devicerun.h"
+#include "judge/hostprog.h"
+#include "judge/runlab.h"
+#include "judge/sanitize.h"
+#include "judge/technique.h"
+#include "judge/verdict.h"
+#include "report/export.h"
+#include "runner/sandbox.h"
+#include "runner/scratch.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Adds every test of lab that result lacks, failed with why and its full points (speed: reported), and puts the
+   tests in report order, so that a lab's maximum is the same whatever ran. */
+static void complete_lab(const struct grade_lab_spec *lab, const char *why, struct grade_lab_result *result)
+{
+    struct grade_test ordered[GRADE_MAX_TESTS];
+    int count = 0;
+    for (int kind = 0; kind < GRADE_TEST_KINDS; kind++) {
+        const char *name = grade_test_name(lab, (enum grade_test_kind)kind);
+        int found = 0;
+        for (int t = 0; name && t < result->test_count; t++)
+            found |= strcmp(result->tests[t].name, name) == 0;
+        if (name && !found) {
+            struct grade_test *test = result_add(result, name, 0, grade_test_points(lab, (enum grade_test_kind)kind),
+                                                 0, why);
+            if (test)
+                test->informational = kind == GRADE_TEST_SPEED;
+        }
+    }
+    for (int kind = 0; kind < GRADE_TEST_KINDS; kind++)
+        for (int t = 0; t < result->test_count; t++)
+            if (grade_test_name(lab, (enum grade_test_kind)kind) &&
+                strcmp(result->tests[t].name, grade_test_name(lab, (enum grade_test_kind)kind)) == 0)
+                ordered[count++] = result->tests[t];
+    for (int t = 0; t < result->test_count; t++) /* anything else keeps its place at the end */
+        if (!grade_lab_has_test(lab, result->tests[t].name))
+            ordered[count++] = result->tests[t];
+    memcpy(result->tests, ordered, (size_t)count * sizeof ordered[0]);
+    result->test_count = count;
+}
+
+/* From this many cores, the reference judge and the host program run beside the device's cases. */
+#ifndef BESIDE_CORES
+#define BESIDE_CORES 4
+#endif
+
+/* Removes the lab's run folders, keeping the device's kernel caches for the next run where keep is set. */
+static void close_runs(struct grading *g, const struct grade_lab_spec *lab, int keep)
+{
+    const char *suffixes[] = {"", RUNLAB_REFERENCE_RUN, HOSTPROG_RUN};
+    for (size_t i = 0; i < sizeof suffixes / sizeof *suffixes; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "%s%s", lab->name, suffixes[i]);
+        scratch_close_run(g->root, g->scratch, name, keep);
+    }
+}
+
+/* What the judges beside the device's hand back, through shared memory: the reference judge's verdicts and the
+   host-program test. */
+struct beside {
+    struct reference ref;
+    struct case_log log;
+    struct grade_test host;
+    char host_reason[8192];
+    int host_done;
+};
+
+static void reference_beside(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, struct beside *b)
+{
+    int simulated = g->cli->device && strcasecmp(g->cli->device, "oclgrind") == 0;
+    b->ref.log = &b->log;
+    /* The simulator launches work-groups of 1024, so its list holds the device's cases and larger tiles; --case
+       names a case of the device's list. */
+    sanitize_run(g, lab, seed, g->cli->only_case >= 0 && !simulated ? GRADE_PORTABLE_LOCAL : GRADE_REFERENCE_LOCAL,
+                 g->cli->only_case, &b->ref);
+}
+
+static void host_beside(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, struct beside *b)
+{
+    struct hostprog_job job = {.g = g, .lab = lab, .seed = seed};
+    struct grade_lab_result r;
+    memset(&r, 0, sizeof r);
+    hostprog_test(&job, &r);
+    if (r.test_count == 1) {
+        b->host = r.tests[0];
+        snprintf(b->host_reason, sizeof b->host_reason, "%s", r.tests[0].reason ? r.tests[0].reason : "");
+        b->host.reason = NULL;
+        b->host_done = 1;
+    }
+    result_free(&r);
+}
+
+/* Runs work in a judge of its own beside this one (a fork: trusted code, no submitted code in it); returns its
+   pid, or -1 when it could not start (the caller then does the work itself). */
+static pid_t start_beside(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, struct beside *b,
+                          void (*work)(struct grading *, const struct grade_lab_spec *, uint64_t, struct beside *))
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        sandbox_init(); /* what its confined runs leave behind comes back to it */
+        g->style.colour = 0;
+        work(g, lab, seed, b);
+        sandbox_kill_orphans();
+        _exit(0);
+    }
+    if (pid > 0)
+        sandbox_keep(pid, 1);
+    return pid;
+}
+
+static void wait_beside(pid_t pid)
+{
+    if (pid <= 0)
+        return;
+    while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+        ;
+    sandbox_keep(pid, 0);
+}
+
+/* A speed measured on a kernel that the reference judge then failed is not the speed of a right kernel: it is
+   withdrawn, so that no figure stands beside a wrong result. */
+static void withdraw_speed(const struct grade_lab_spec *lab, struct grade_lab_result *result)
+{
+    const char *name = grade_test_name(lab, GRADE_TEST_SPEED);
+    for (int t = 0; name && t < result->test_count; t++) {
+        struct grade_test *test = &result->tests[t];
+        char *reason = strdup("not reported: the kernel fails a correctness test above (its cases looked right on "
+                              "the device alone; the reference judge's verdict stands)");
+        if (strcmp(test->name, name) != 0 || !test->reason || !strncmp(test->reason, "not ", 4) || !reason) {
+            free(reason);
+            continue;
+        }
+        free(test->reason);
+        test->reason = reason;
+        test->metrics[0] = '\0';
+        test->passed = 0;
+    }
+}
+
+/* Grades one lab into result: the device's cases, the reference judge's, the technique, the host program; returns
+   2 on a set-up error, else 0. With cores to spare, the reference judge and the host program run beside the
+   device's cases; on a small machine they run after them, so that no case's time limit is shared. */
+static int grade_lab(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed,
+                     struct grade_lab_result *result)
+{
+    static struct case_log device;
+    struct beside *b = mmap(NULL, sizeof *b, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    int built, beside = b != MAP_FAILED && sysconf(_SC_NPROCESSORS_ONLN) >= BESIDE_CORES;
+    pid_t reference = -1, host = -1;
+    const char *why = "not run: the kernel does not build";
+    if (b == MAP_FAILED) {
+        result->setup_error = strdup("the grader ran out of memory");
+        return 2;
+    }
+    memset(b, 0, sizeof *b);
+    if (beside) {
+        reference = start_beside(g, lab, seed, b, reference_beside);
+        host = g->cli->only_case < 0 ? start_beside(g, lab, seed, b, host_beside) : -1;
+    }
+    snprintf(result->lab, sizeof result->lab, "%s", lab->name);
+    snprintf(g->replay, sizeof g->replay, "./grade %s%s%s%s%s%s", lab->name, g->cli->solutions ? " --solutions" : "",
+             g->submission ? " --submission " : "", g->submission ? g->source_dir : "",
+             g->cli->device ? " --device " : "", g->cli->device ? g->cli->device : "");
+    built = devicerun_lab(g, lab, seed, &device, result);
+    wait_beside(reference);
+    wait_beside(host);
+    if (built == 1) {
+        if (reference <= 0)
+            reference_beside(g, lab, seed, b);
+        verdict_cases(g, lab, seed, &device, &b->ref, result);
+        technique_test(lab, &b->ref, verdict_correct(result), result);
+        if (!verdict_correct(result))
+            withdraw_speed(lab, result);
+        if (host <= 0 && g->cli->only_case < 0)
+            host_beside(g, lab, seed, b);
+        if (b->host_done)
+            result_add(result, b->host.name, b->host.score, b->host.max, b->host.passed, b->host_reason);
+        why = g->cli->only_case >= 0 ? "not run: --case runs one case only" : g->cli->quick ? "not timed: --quick"
+                                                                                           : "not run";
+    }
+    complete_lab(lab, why, result);
+    munmap(b, sizeof *b);
+    close_runs(g, lab, built == 1 && g->cli->solutions);
+    return built == 2 ? 2 : 0;
+}
+
+int pipeline_run(struct grading *g, struct grade_lab_result *results)
+{
+    int all_passed = 1, setup_failed = 0;
+    char layers[512];
+    sandbox_layers(layers, sizeof layers);
+    fprintf(g->style.out, "grading %s with seed %llu (replay with --seed %llu)\nconfinement: %s\n\n", g->source_dir,
+            (unsigned long long)g->seed, (unsigned long long)g->seed, layers);
+    for (int i = 0; i < g->cli->lab_count; i++) {
+        const struct grade_lab_spec *lab = grade_find_lab(g->cli->labs[i]);
+        if (sandbox_now() - g->started > g->cli->budget_s) {
+            snprintf(results[i].lab, sizeof results[i].lab, "%s", lab->name);
+            complete_lab(lab, "not graded: the time budget for this submission (--budget) ran out", &results[i]);
+        } else
+        {
+            struct timespec started;
+            clock_gettime(CLOCK_MONOTONIC, &started);
+            setup_failed |= grade_lab(g, lab, g->seed, &results[i]) != 0;
+            results[i].seconds = grading_seconds_since(&started);
+        }
+        report_lab(&g->style, lab->title, &results[i]);
+        for (int t = 0; t < results[i].test_count; t++)
+            all_passed &= results[i].tests[t].passed || results[i].tests[t].informational;
+    }
+    report_total(&g->style, results, g->cli->lab_count);
+    return setup_failed ? 2 : all_passed ? 0 : 1;
+}
+
+int pipeline_write_results(const struct grading *g, const struct grade_lab_result *results, double seconds,
+                           const char *json, const char *junit, const char *classroom)
+{
+    const char *titles[CLI_MAX_LABS], *kernels[CLI_MAX_LABS], *units[CLI_MAX_LABS];
+    int has_baseline[CLI_MAX_LABS];
+    static char kernel_paths[CLI_MAX_LABS][PATH_MAX + 64];
+    char summary[PATH_MAX + 128];
+    struct export_run run = {.results = results, .titles = titles, .kernels = kernels, .units = units,
+                             .has_baseline = has_baseline, .version = cli_version(), .count = g->cli->lab_count,
+                             .seconds = seconds, .summary = summary};
+    int rc = 0;
+    for (int i = 0; i < g->cli->lab_count; i++) {
+        const struct grade_lab_spec *lab = grade_find_lab(g->cli->labs[i]);
+        titles[i] = lab->title;
+        units[i] = lab->family->work_is_flops ? "GFLOP/s" : "GB/s";
+        has_baseline[i] = lab->perf.baseline_file != NULL;
+        snprintf(kernel_paths[i], sizeof kernel_paths[i], "%s/%s/%s", g->source_dir, lab->name, lab->kernel_file);
+        kernels[i] = kernel_paths[i];
+    }
+    snprintf(summary, sizeof summary, "clkit grader: %s graded with seed %llu", g->source_dir,
+             (unsigned long long)g->seed);
+    if (json)
+        rc |= export_json_file(json, &run);
+    if (junit)
+        rc |= export_junit_file(junit, &run);
+    if (classroom)
+        rc |= export_classroom_file(classroom, &run);
+    return rc ? 2 : 0;
+}

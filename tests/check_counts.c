@@ -1,0 +1,36 @@
+#include "suites.h"
+
+#include "judge/counts.h"
+
+/* The plugin's file, with a kernel's printf imitating it in between: only whole lines at a line start count, and
+   the last launch is the technique case. */
+static const char *counts_file =
+    "clkit-counts launch=1 global_loads=5 global_stores=1 local_loads=0 local_stores=0 load_requests=1 "
+    "load_transactions=1 store_requests=1 store_transactions=1 local_requests=0 local_wavefronts=0\n"
+    "clkit-counts launch=2 global_loads=32768 global_stores=4096 local_loads=8192 local_stores=8192 load_requests=64 "
+    "load_transactions=128 store_requests=128 store_transactions=256 local_requests=512 local_wavefronts=1024\n"
+    "x clkit-counts launch=3 global_loads=1 global_stores=1 local_loads=1 local_stores=1 load_requests=1 "
+    "load_transactions=1 store_requests=1 store_transactions=1 local_requests=1 local_wavefronts=1\n";
+
+START_TEST(counts_are_read_from_the_last_launch)
+{
+    struct technique_counts c;
+    ck_assert_int_eq(counts_parse(counts_file, &c), 0);
+    ck_assert_double_eq(c.global_loads, 32768);
+    ck_assert_double_eq(c.global_stores, 4096);
+    ck_assert_double_eq(c.local_loads, 8192);
+    ck_assert_double_eq(c.local_stores, 8192);
+    ck_assert_double_eq(c.store_transactions, 256);
+    ck_assert_double_eq(c.local_wavefronts, 1024);
+    ck_assert_int_eq(counts_parse("Instructions executed for kernel 'x':\n 16 - store global\n", &c), -1);
+}
+END_TEST
+
+Suite *counts_suite(void)
+{
+    Suite *s = suite_create("counts");
+    TCase *tc = tcase_create("parse");
+    tcase_add_test(tc, counts_are_read_from_the_last_launch);
+    suite_add_tcase(s, tc);
+    return s;
+}
