@@ -29,29 +29,32 @@ Q := @
 endif
 
 PACKAGES    := gcc g++ make ocl-icd-opencl-dev opencl-headers pocl-opencl-icd check pkg-config libcjson-dev libxml2-utils python3-yaml oclgrind liboclgrind-dev bubblewrap
-LABS        := lab1 lab2 lab3 lab4 lab5 lab6 lab7
+# The labs: one spec file each under grader/judge/labs/, in lab order (lab10 after lab9); nothing else lists them.
+LABS        := $(shell ls grader/judge/labs 2>/dev/null | sed -n 's/\.c$$//p' | sort -V)
+REGISTRY_LIST := build/gen/registry_list.h
 COMMON_OBJ  := $(patsubst %.c,build/%.o,$(wildcard common/*.c))
 LIB         := build/libclkit.a
 LAB_BINS    := $(LABS:%=build/labs/%/host)
 # A student release has no solutions/: everything builds without them.
 SOL_BINS    := $(if $(wildcard solutions),$(LABS:%=build/solutions/%/host))
 
-GRADER_OBJ  := $(patsubst %.c,build/%.o,$(filter-out grader/runner/runner.c,$(wildcard grader/*.c grader/*/*.c)))
+GRADER_OBJ  := $(patsubst %.c,build/%.o,$(filter-out grader/runner/runner.c,$(wildcard grader/*.c grader/*/*.c grader/*/*/*.c)))
 GRADER      := build/grader/grade
 # The runner: the only grader process that runs submitted code (see README, Security).
 RUNNER      := build/grader/clkit-runner
 RUNNER_OBJ  := $(patsubst %,build/grader/%.o,runner/runner runner/builds runner/wire perf/clblast perf/perf \
-               perf/profile judge/compare judge/families judge/families2d judge/harness judge/labs judge/result \
-               judge/spot report/safetext)
+               perf/profile judge/compare judge/families judge/families2d judge/harness judge/labs judge/registry \
+               judge/shapes $(LABS:%=judge/labs/%) judge/result judge/spot report/safetext)
 # How the grader builds a submitted host program: the compiler, its flags, "--", the libraries (one per line).
 HOST_FLAGS  := build/host-flags
 
 .SECONDARY:
-.PHONY: all $(LABS) solutions grader check clean setup student-release gradescope dist docs bench
+.PHONY: all all-labs $(LABS) solutions grader check clean setup student-release gradescope dist docs bench FORCE
 all: $(LAB_BINS) $(SOL_BINS) $(GRADER)
 grader: $(GRADER)
 $(GRADER): $(RUNNER) $(HOST_FLAGS)
 $(LABS): %: build/labs/%/host
+all-labs: $(LAB_BINS)
 solutions: $(SOL_BINS)
 
 $(LIB): $(COMMON_OBJ)
@@ -76,6 +79,16 @@ build/solutions/%/host.o: solutions/%/host.c
 	@mkdir -p $(@D)
 	@echo "  CC      $<"
 	$(Q)$(COMPILE) -c $< -o $@
+
+# The registry's list of labs, rewritten only when the set of spec files changes.
+$(REGISTRY_LIST): FORCE
+	@mkdir -p $(@D)
+	$(Q){ echo '/* Written by the Makefile from grader/judge/labs/; do not edit. */'; \
+	  for lab in $(LABS); do echo "REGISTRY_LAB($$lab)"; done; \
+	  echo '#define REGISTRY_LAB_COUNT $(words $(LABS))'; } > $@.new
+	$(Q)cmp -s $@.new $@ && rm -f $@.new || mv -f $@.new $@
+build/grader/judge/registry.o: $(REGISTRY_LIST)
+build/grader/judge/registry.o: KIT_CPPFLAGS += -I$(dir $(REGISTRY_LIST))
 
 # The grader finds the kit through CLKIT_ROOT (set by ./grade), else where it was built.
 build/grader/%.o: KIT_CPPFLAGS += -Igrader -DCLK_ROOT='"$(abspath .)"'

@@ -9,6 +9,7 @@
 #include "report/export.h"
 #include "runner/sandbox.h"
 #include "runner/scratch.h"
+#include "judge/registry.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -203,7 +204,7 @@ int pipeline_run(struct grading *g, struct grade_lab_result *results)
     fprintf(g->style.out, "grading %s with seed %llu (replay with --seed %llu)\nconfinement: %s\n\n", g->source_dir,
             (unsigned long long)g->seed, (unsigned long long)g->seed, layers);
     for (int i = 0; i < g->cli->lab_count; i++) {
-        const struct grade_lab_spec *lab = grade_find_lab(g->cli->labs[i]);
+        const struct grade_lab_spec *lab = registry_find(g->cli->labs[i]);
         if (sandbox_now() - g->started > g->cli->budget_s) {
             snprintf(results[i].lab, sizeof results[i].lab, "%s", lab->name);
             complete_lab(lab, "not graded: the time budget for this submission (--budget) ran out", &results[i]);
@@ -234,7 +235,7 @@ int pipeline_write_results(const struct grading *g, const struct grade_lab_resul
                              .seconds = seconds, .summary = summary};
     int rc = 0;
     for (int i = 0; i < g->cli->lab_count; i++) {
-        const struct grade_lab_spec *lab = grade_find_lab(g->cli->labs[i]);
+        const struct grade_lab_spec *lab = registry_find(g->cli->labs[i]);
         titles[i] = lab->title;
         units[i] = lab->family->work_is_flops ? "GFLOP/s" : "GB/s";
         has_baseline[i] = lab->perf.baseline_file != NULL;

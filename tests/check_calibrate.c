@@ -1,5 +1,6 @@
 #include "suites.h"
 
+#include "judge/registry.h"
 #include "perf/calibrate.h"
 
 #include <math.h>
@@ -58,12 +59,12 @@ START_TEST(formatted_lines_parse_back)
     struct profile p;
     char text[1024], error[128];
     calibrate_rule(speedups, 3, NULL, &rule);
-    calibrate_format(6, "the solution's speedup over naive matmul", speedups, 3, &rule, text, sizeof text);
+    calibrate_format("lab6", "the solution's speedup over naive matmul", speedups, 3, &rule, text, sizeof text);
     ck_assert_ptr_nonnull(strstr(text, "# lab6: the solution's speedup over naive matmul, 3 runs: 1.900 2.100 2.000"));
     profile_defaults(0, &p);
     ck_assert_int_eq(profile_parse(text, &p, error, sizeof error), 0);
-    ck_assert_double_eq(p.labs[6].min_speedup, rule.min_speedup);
-    ck_assert_int_eq(p.labs[6].informational, 0);
+    ck_assert_double_eq(p.labs[LAB(6)].min_speedup, rule.min_speedup);
+    ck_assert_int_eq(p.labs[LAB(6)].informational, 0);
 }
 END_TEST
 

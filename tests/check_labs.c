@@ -1,28 +1,38 @@
 #include "suites.h"
 
 #include "judge/labs.h"
+#include "judge/registry.h"
 
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MAX 512
 
+/* The registry lists each lab once, in order, and each spec names a lab folder that exists with its kernel. */
 START_TEST(every_lab_is_found)
 {
-    const struct grade_lab_spec *all;
-    size_t count = grade_all_labs(&all);
-    ck_assert_uint_eq(count, 7);
-    for (size_t i = 0; i < count; i++) {
-        ck_assert_ptr_eq(grade_find_lab(all[i].name), &all[i]);
-        ck_assert_ptr_nonnull(all[i].family);
+    ck_assert_uint_gt(registry_count(), 0);
+    for (size_t i = 0; i < registry_count(); i++) {
+        const struct grade_lab_spec *lab = registry_lab(i);
+        char path[256];
+        ck_assert_ptr_eq(registry_find(lab->name), lab);
+        ck_assert_uint_eq(registry_index(lab), i);
+        ck_assert_ptr_nonnull(lab->family);
+        ck_assert_uint_gt(lab->shapes->count, 0);
+        snprintf(path, sizeof path, "labs/%s/%s", lab->name, lab->kernel_file);
+        ck_assert_msg(access(path, R_OK) == 0, "%s names %s, which is missing", lab->name, path);
     }
-    ck_assert_ptr_null(grade_find_lab("lab8"));
+    ck_assert_ptr_null(registry_lab(registry_count()));
+    ck_assert_ptr_null(registry_find("lab0"));
+    ck_assert_ptr_null(registry_find(NULL));
 }
 END_TEST
 
 START_TEST(exact_cases_come_first_in_equal_number)
 {
     static struct grade_case cases[MAX];
-    size_t count = grade_expand_cases(grade_find_lab("lab1"), 256, cases, MAX), exact = 0;
+    size_t count = grade_expand_cases(registry_find("lab1"), 256, cases, MAX), exact = 0;
     for (size_t i = 0; i < count; i++) {
         ck_assert_int_eq(cases[i].data, i == exact ? cases[i].data : GRADE_REAL);
         exact += cases[i].data == GRADE_EXACT;
@@ -36,16 +46,16 @@ END_TEST
 /* A lab's maximum is fixed by its spec: the same on every device, with every flag and install. */
 START_TEST(maxima_are_fixed_by_the_spec)
 {
-    const double totals[] = {10, 12, 10, 14, 14, 14, 14};
-    const struct grade_lab_spec *all;
-    size_t count = grade_all_labs(&all);
-    for (size_t i = 0; i < count; i++) {
+    for (size_t i = 0; i < registry_count(); i++) {
+        const struct grade_lab_spec *lab = registry_lab(i);
+        const struct grade_points *p = &lab->points;
         double total = 0.0;
         for (int kind = 0; kind < GRADE_TEST_KINDS; kind++)
-            total += grade_test_points(&all[i], (enum grade_test_kind)kind);
-        ck_assert_msg(total == totals[i], "%s: %g", all[i].name, total);
-        ck_assert_double_eq(grade_test_points(&all[i], GRADE_TEST_SPEED), 0.0);
-        ck_assert_int_eq(grade_test_name(&all[i], GRADE_TEST_TECHNIQUE) != NULL, all[i].points.technique > 0);
+            total += grade_test_points(lab, (enum grade_test_kind)kind);
+        ck_assert_msg(total == p->build + p->exact + p->real + p->memory + p->host + p->technique && total > 0,
+                      "%s: %g", lab->name, total);
+        ck_assert_double_eq(grade_test_points(lab, GRADE_TEST_SPEED), 0.0);
+        ck_assert_int_eq(grade_test_name(lab, GRADE_TEST_TECHNIQUE) != NULL, p->technique > 0);
     }
 }
 END_TEST
@@ -53,11 +63,11 @@ END_TEST
 START_TEST(lab4_sweeps_local_sizes_within_the_device_limit)
 {
     static struct grade_case cases[MAX];
-    const struct grade_lab_spec *lab = grade_find_lab("lab4");
+    const struct grade_lab_spec *lab = registry_find("lab4");
     size_t full = grade_expand_cases(lab, 1024, cases, MAX);
     size_t limited = grade_expand_cases(lab, 64, cases, MAX);
-    ck_assert_uint_eq(full, 2 * lab->shape_count * 9); /* 1, 2, 4, ..., 256 */
-    ck_assert_uint_eq(limited, 2 * lab->shape_count * 7);
+    ck_assert_uint_eq(full, 2 * lab->shapes->count * 9); /* 1, 2, 4, ..., 256 */
+    ck_assert_uint_eq(limited, 2 * lab->shapes->count * 7);
     for (size_t i = 0; i < limited; i++)
         ck_assert_uint_le(cases[i].local[0], 64);
 }
@@ -66,10 +76,10 @@ END_TEST
 START_TEST(tiled_labs_use_tiles_of_8_16_and_32)
 {
     static struct grade_case cases[MAX];
-    const struct grade_lab_spec *lab = grade_find_lab("lab6");
+    const struct grade_lab_spec *lab = registry_find("lab6");
     size_t count = grade_expand_cases(lab, 1024, cases, MAX);
     int seen[33] = {0};
-    ck_assert_uint_eq(count, 2 * lab->shape_count * 3);
+    ck_assert_uint_eq(count, 2 * lab->shapes->count * 3);
     for (size_t i = 0; i < count; i++) {
         ck_assert_uint_eq(cases[i].local[0], (size_t)cases[i].tile);
         seen[cases[i].tile]++;
@@ -78,14 +88,14 @@ START_TEST(tiled_labs_use_tiles_of_8_16_and_32)
     ck_assert_int_eq(seen[16], (int)count / 3);
     ck_assert_int_eq(seen[32], (int)count / 3);
     /* A device that launches at most 256 work-items a group gets no 32 x 32 tile. */
-    ck_assert_uint_eq(grade_expand_cases(lab, 256, cases, MAX), 2 * lab->shape_count * 2);
+    ck_assert_uint_eq(grade_expand_cases(lab, 256, cases, MAX), 2 * lab->shapes->count * 2);
 }
 END_TEST
 
 START_TEST(lab2_grids_are_far_smaller_than_n)
 {
     static struct grade_case cases[MAX];
-    size_t count = grade_expand_cases(grade_find_lab("lab2"), 256, cases, MAX), small_grids = 0;
+    size_t count = grade_expand_cases(registry_find("lab2"), 256, cases, MAX), small_grids = 0;
     for (size_t i = 0; i < count; i++)
         small_grids += cases[i].groups * cases[i].local[0] * 10 < cases[i].dims[0];
     ck_assert_uint_ge(small_grids, 4);
@@ -97,7 +107,7 @@ START_TEST(prepare_binds_in_contract_order)
     struct grade_case c = {.data = GRADE_EXACT, .dims = {100}, .local = {32}};
     struct grade_launch launch;
     memset(&launch, 0, sizeof launch);
-    ck_assert_int_eq(grade_find_lab("lab4")->family->prepare(&c, 1, &launch), 0);
+    ck_assert_int_eq(registry_find("lab4")->family->prepare(&c, 1, &launch), 0);
     ck_assert_int_eq(launch.buffer_count, 3);
     ck_assert_str_eq(launch.names[2], "partial");
     ck_assert_uint_eq(launch.local_bytes, 32 * sizeof(float));
@@ -113,7 +123,7 @@ START_TEST(matmul_ndrange_covers_c)
     struct grade_case c = {.data = GRADE_REAL, .dims = {17, 13, 7}, .local = {16}, .tile = 8};
     struct grade_launch launch;
     memset(&launch, 0, sizeof launch);
-    ck_assert_int_eq(grade_find_lab("lab6")->family->prepare(&c, 1, &launch), 0);
+    ck_assert_int_eq(registry_find("lab6")->family->prepare(&c, 1, &launch), 0);
     ck_assert_uint_eq(launch.work_dims, 2);
     ck_assert_uint_eq(launch.local[0], 8);
     ck_assert_uint_eq(launch.global[0], 16); /* N = 13 columns */

@@ -1,5 +1,6 @@
 #include "suites.h"
 
+#include "judge/registry.h"
 #include "perf/profile.h"
 
 #include <stdio.h>
@@ -50,11 +51,11 @@ START_TEST(parses_every_key)
     ck_assert_uint_eq(p.vector_n, 67108864);
     ck_assert_uint_eq(p.transpose_n, 8192);
     ck_assert_int_eq(p.tile, 32);
-    ck_assert_double_eq(p.labs[6].min_speedup, 1.12);
-    ck_assert_int_eq(p.labs[6].informational, 0);
-    ck_assert_int_eq(p.labs[5].informational, 1);
-    ck_assert_str_eq(p.labs[5].note, "on CPUs, coalescing makes little difference");
-    ck_assert_double_eq(p.labs[1].min_peak_fraction, 0.8);
+    ck_assert_double_eq(p.labs[LAB(6)].min_speedup, 1.12);
+    ck_assert_int_eq(p.labs[LAB(6)].informational, 0);
+    ck_assert_int_eq(p.labs[LAB(5)].informational, 1);
+    ck_assert_str_eq(p.labs[LAB(5)].note, "on CPUs, coalescing makes little difference");
+    ck_assert_double_eq(p.labs[LAB(1)].min_peak_fraction, 0.8);
 }
 END_TEST
 
@@ -83,7 +84,7 @@ START_TEST(defaults_follow_the_size_rule)
     ck_assert_uint_ge(gpu.matmul_n, 2048);
     ck_assert_uint_ge(gpu.transpose_n, 8192);
     ck_assert_uint_lt(cpu.matmul_n, gpu.matmul_n);
-    ck_assert_int_eq(cpu.labs[6].informational, 1); /* no thresholds without calibration */
+    ck_assert_int_eq(cpu.labs[LAB(6)].informational, 1); /* no thresholds without calibration */
 }
 END_TEST
 
@@ -96,7 +97,7 @@ START_TEST(exact_device_name_wins)
     write_profile("h100.conf", "device = NVIDIA H100 80GB HBM3\nname = NVIDIA H100\n");
     ck_assert_int_eq(profile_load(dir, "NVIDIA H200", 1, &p, error, sizeof error), 0);
     ck_assert_str_eq(p.name, "NVIDIA H200");
-    ck_assert_double_eq(p.labs[6].min_speedup, 1.1);
+    ck_assert_double_eq(p.labs[LAB(6)].min_speedup, 1.1);
     /* A near miss is not the device: it falls back to the type. */
     ck_assert_int_eq(profile_load(dir, "NVIDIA H200 NVL", 1, &p, error, sizeof error), 0);
     ck_assert_str_eq(p.name, "gpu fallback");

@@ -2,13 +2,14 @@
 
 #include "judge/sanitize.h"
 #include "judge/technique.h"
+#include "judge/registry.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 START_TEST(tile_reuse_budget)
 {
-    const struct grade_lab_spec *lab = grade_find_lab("lab6");
+    const struct grade_lab_spec *lab = registry_find("lab6");
     struct technique_counts tiled = {.global_loads = 4.0 * 32 * 32}, naive = {.global_loads = 64.0 * 32 * 32};
     struct technique_counts none = {0};
     char text[512];
@@ -30,12 +31,12 @@ START_TEST(group_partials_and_staging)
     struct technique_counts padded = unpadded;
     padded.local_wavefronts = 384;
     char text[512];
-    ck_assert_int_eq(technique_judge(grade_find_lab("lab4"), &one_per_group, text, sizeof text), 1);
-    ck_assert_int_eq(technique_judge(grade_find_lab("lab4"), &one_per_item, text, sizeof text), 0);
-    ck_assert_int_eq(technique_judge(grade_find_lab("lab7"), &direct, text, sizeof text), 0);
+    ck_assert_int_eq(technique_judge(registry_find("lab4"), &one_per_group, text, sizeof text), 1);
+    ck_assert_int_eq(technique_judge(registry_find("lab4"), &one_per_item, text, sizeof text), 0);
+    ck_assert_int_eq(technique_judge(registry_find("lab7"), &direct, text, sizeof text), 0);
     ck_assert_ptr_nonnull(strstr(text, "local memory: 0 stores and 0 loads for 3072 elements"));
-    ck_assert_int_eq(technique_judge(grade_find_lab("lab7"), &unpadded, text, sizeof text), 0);
-    ck_assert_int_eq(technique_judge(grade_find_lab("lab7"), &padded, text, sizeof text), 1);
+    ck_assert_int_eq(technique_judge(registry_find("lab7"), &unpadded, text, sizeof text), 0);
+    ck_assert_int_eq(technique_judge(registry_find("lab7"), &padded, text, sizeof text), 1);
 }
 END_TEST
 
@@ -65,7 +66,7 @@ static const struct {
 
 START_TEST(technique_verdicts_are_deterministic)
 {
-    const struct grade_lab_spec *lab = grade_find_lab(runs[_i].lab);
+    const struct grade_lab_spec *lab = registry_find(runs[_i].lab);
     for (int run = 0; run < 3; run++) {
         char text[1024];
         struct reference ref;

@@ -2,7 +2,12 @@
 #ifndef CLKIT_TESTS_SUITES_H
 #define CLKIT_TESTS_SUITES_H
 
+#include "judge/registry.h"
+
 #include <check.h>
+
+/* Lab n's place in the tables indexed by lab (a profile's rules), which the registry orders. */
+#define LAB(n) registry_index(registry_find("lab" #n))
 
 Suite *clerr_suite(void);
 Suite *device_suite(void);
@@ -28,6 +33,7 @@ Suite *bench_suite(void);
 Suite *sanitize_suite(void);
 Suite *technique_suite(void);
 Suite *counts_suite(void);
+Suite *registry_suite(void);
 Suite *batch_suite(void);
 Suite *runner_suite(void);
 Suite *gradescope_suite(void);
@@ -39,6 +45,13 @@ Suite *workflows_suite(void);
 Suite *docs_suite(void);
 Suite *solutions_suite(void);
 Suite *grade_suite(void);
+
+/* The maximum of every lab together, and the number of tests they report: what "all" is graded out of. */
+double kit_points(void);
+int kit_tests(void);
+
+/* Writes "total: SCORE / MAX points" for a run of every lab that scored score, as the report prints it. */
+void kit_total(double score, char *text, size_t size);
 
 /* Runs a shell command from the kit's root with a time limit; returns its exit status (or 128+signal) and its output. */
 int run_in_kit(const char *command, int timeout_s, char **output);

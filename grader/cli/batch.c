@@ -3,6 +3,7 @@
 
 #include "report/export.h"
 #include "judge/labs.h"
+#include "judge/registry.h"
 #include "report/safetext.h"
 #include "runner/sandbox.h"
 
@@ -36,11 +37,9 @@ static int is_dir(const char *path)
 
 static int holds_labs(const char *dir)
 {
-    const struct grade_lab_spec *labs;
-    size_t count = grade_all_labs(&labs);
-    for (size_t i = 0; i < count; i++) {
+    for (size_t i = 0; i < registry_count(); i++) {
         char path[4096];
-        snprintf(path, sizeof path, "%s/%s", dir, labs[i].name);
+        snprintf(path, sizeof path, "%s/%s", dir, registry_lab(i)->name);
         if (is_dir(path))
             return 1;
     }

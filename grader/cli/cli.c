@@ -1,6 +1,7 @@
 #include "cli/cli.h"
 
 #include "judge/labs.h"
+#include "judge/registry.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -8,7 +9,7 @@
 #include <string.h>
 
 static const char usage[] =
-    "usage: ./grade [options] LAB...      LAB is lab1 ... lab7, or all\n"
+    "usage: ./grade [options] LAB...      LAB is %s ... %s, or all\n"
     "  --device SPEC       device index, cpu, gpu or part of its name (env CLKIT_DEVICE), or oclgrind\n"
     "                      to run every case on the reference judge itself\n"
     "  --list-devices      list the OpenCL devices and exit\n"
@@ -39,6 +40,17 @@ static const char usage[] =
     "      --version       show the kit's version\n"
     "exit status: 0 every test passed, 1 some test failed, 2 usage or set-up error\n";
 
+/* The first and last lab names, for messages that name the range. */
+static const char *first_lab(void)
+{
+    return registry_count() ? registry_lab(0)->name : "";
+}
+
+static const char *last_lab(void)
+{
+    return registry_count() ? registry_lab(registry_count() - 1)->name : "";
+}
+
 static int usage_error(const char *message, const char *argument)
 {
     fprintf(stderr, "grade: %s '%s'\n(see ./grade --help)\n", message, argument ? argument : "");
@@ -60,15 +72,16 @@ static int parse_number(const char *text, long min, long max, long *value)
 
 static int add_lab(struct cli *cli, const char *name)
 {
-    const struct grade_lab_spec *all;
-    size_t count = grade_all_labs(&all);
     if (strcmp(name, "all") == 0) {
-        for (size_t i = 0; i < count && cli->lab_count < CLI_MAX_LABS; i++)
-            cli->labs[cli->lab_count++] = all[i].name;
+        for (size_t i = 0; i < registry_count() && cli->lab_count < CLI_MAX_LABS; i++)
+            cli->labs[cli->lab_count++] = registry_lab(i)->name;
         return 0;
     }
-    if (!grade_find_lab(name))
-        return usage_error("unknown lab (expected lab1 ... lab7 or all):", name);
+    if (!registry_find(name)) {
+        fprintf(stderr, "grade: unknown lab '%s' (expected %s ... %s, or all)\n(see ./grade --help)\n", name,
+                first_lab(), last_lab());
+        return 2;
+    }
     if (cli->lab_count < CLI_MAX_LABS)
         cli->labs[cli->lab_count++] = name;
     return 0;
@@ -173,7 +186,7 @@ static int set_flag(struct cli *cli, int option)
         return 0;
     }
     if (option == 'h')
-        fputs(usage, stdout);
+        printf(usage, first_lab(), last_lab());
     else
         printf("clkit grader %s\n", cli_version());
     return 1;

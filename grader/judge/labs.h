@@ -1,13 +1,17 @@
-/* The labs as data: kernel contract, argument binding, cases, reference, tolerance and points. */
+/* The labs as data: what a lab spec holds (kernel contract, cases, points, baseline, technique), and what the
+   judge derives from one. Each lab's spec is its own file, grader/judge/labs/labN.c; judge/registry.h lists them. */
 #ifndef CLKIT_GRADER_LABS_H
 #define CLKIT_GRADER_LABS_H
 
 #include "clerr.h"
 #include "judge/compare.h"
-#include "perf/profile.h"
 
 #include <stddef.h>
 #include <stdint.h>
+
+struct profile;
+
+#define GRADE_COUNT(array) (sizeof(array) / sizeof((array)[0]))
 
 enum grade_data { GRADE_EXACT, GRADE_REAL };
 
@@ -20,6 +24,12 @@ struct grade_case {
     int tile;        /* built with -DTILE=tile; 0 when the lab has no tile */
     int no_reference; /* a timing case: inputs only, no CPU reference */
     int exact_only;   /* a shape too large to run twice: exact data only */
+};
+
+/* A list of case shapes, which several labs may share (judge/shapes.h). */
+struct grade_shape_set {
+    const struct grade_case *shapes;
+    size_t count;
 };
 
 #define GRADE_MAX_BUFFERS 3
@@ -84,6 +94,8 @@ struct grade_perf {
     enum grade_size_class size;  /* which of the profile's sizes */
     size_t local;                /* 1-D labs: work-group size */
     size_t groups;               /* 1-D labs: work-groups in the grid, 0 to cover n */
+    const char *cpu_note;        /* calibration on a CPU: why the speed test only reports there; NULL to judge it
+                                    by the measured speedups as on any device */
     const char *handout;         /* the HANDOUT.md section that explains the optimisation */
 };
 
@@ -124,8 +136,7 @@ struct grade_lab_spec {
     const char *kernel_file; /* "reduce.cl" */
     const char *kernel_name; /* "dot_local" */
     const struct grade_family *family;
-    const struct grade_case *shapes; /* data kind and tile are filled in by grade_expand_cases */
-    size_t shape_count;
+    const struct grade_shape_set *shapes; /* data kind and tile are filled in by grade_expand_cases */
     const int *tiles;        /* tiles to build with, 0-terminated; NULL for none */
     int sweep_local_sizes;   /* run every power-of-two local size from 1 to 256 */
     const char *host_size;   /* --size for the host-program test */
@@ -134,12 +145,6 @@ struct grade_lab_spec {
     struct grade_perf perf;
     struct grade_technique technique;
 };
-
-/* Returns the spec of lab name ("lab1" ... "lab7"), or NULL. */
-const struct grade_lab_spec *grade_find_lab(const char *name);
-
-/* Returns the number of labs and, through labs, the table of them. */
-size_t grade_all_labs(const struct grade_lab_spec **labs);
 
 /* Expands a lab's shapes into its cases (exact then real, every tile whose TILE x TILE work-group fits in
    max_local, every local size up to max_local). */
@@ -169,9 +174,6 @@ double grade_test_points(const struct grade_lab_spec *lab, enum grade_test_kind 
 
 /* Returns 1 when name is the name of one of lab's tests. */
 int grade_lab_has_test(const struct grade_lab_spec *lab, const char *name);
-
-/* Returns the lab's number, 1 to 7, from its name. */
-int grade_lab_number(const struct grade_lab_spec *lab);
 
 /* Frees what a family's prepare allocated. */
 void grade_launch_free(struct grade_launch *launch);

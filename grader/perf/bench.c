@@ -2,6 +2,7 @@
 
 #include "perf/calibrate.h"
 #include "judge/labs.h"
+#include "judge/registry.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -57,7 +58,7 @@ void bench_table(FILE *out, const char *device, const struct grade_lab_result *r
     fprintf(out, "| lab | kernel | size | time | rate | of peak | speedup | threshold |\n"
                  "| --- | --- | --- | --- | --- | --- | --- | --- |\n");
     for (int l = 0; l < count; l++) {
-        const struct grade_lab_spec *lab = grade_find_lab(results[l].lab);
+        const struct grade_lab_spec *lab = registry_find(results[l].lab);
         const struct grade_test *test = perf_test(&results[l]);
         if (test && lab)
             table_row(out, lab, test);
@@ -72,7 +73,7 @@ static void write_csv(FILE *out, const char *device, const struct grade_lab_resu
     fprintf(out, "device,lab,kernel,size,ms,rate,unit,peak,fraction,baseline,baseline_ms,speedup,threshold,scored,"
                  "clblast_ms\n");
     for (int l = 0; l < count; l++) {
-        const struct grade_lab_spec *lab = grade_find_lab(results[l].lab);
+        const struct grade_lab_spec *lab = registry_find(results[l].lab);
         const struct grade_test *test = perf_test(&results[l]);
         const char *m;
         if (!test || !lab)
@@ -96,7 +97,7 @@ static void write_svg(FILE *out, const char *device, const struct grade_lab_resu
                  "<text x=\"10\" y=\"24\" font-size=\"15\">What the solutions reach on %s (%% of the measured peak)</text>\n",
             top + row * count + 30, device);
     for (int l = 0; l < count; l++) {
-        const struct grade_lab_spec *lab = grade_find_lab(results[l].lab);
+        const struct grade_lab_spec *lab = registry_find(results[l].lab);
         const struct grade_test *test = perf_test(&results[l]);
         double fraction;
         int y = top + row * l;

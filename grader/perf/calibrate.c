@@ -1,6 +1,7 @@
 #include "perf/calibrate.h"
 
 #include "judge/labs.h"
+#include "judge/registry.h"
 #include "judge/runlab.h"
 #include "perf/runperf.h"
 #include "timing.h"
@@ -56,22 +57,22 @@ void calibrate_file_name(const char *device_name, char *name, size_t size)
     snprintf(name + used, size - used, "%s", used ? ".conf" : "device.conf");
 }
 
-void calibrate_format(int lab, const char *what, const double *values, int count, const struct perf_rule *rule,
-                      char *text, size_t size)
+void calibrate_format(const char *lab, const char *what, const double *values, int count,
+                      const struct perf_rule *rule, char *text, size_t size)
 {
-    int used = snprintf(text, size, "\n# lab%d: %s, %d runs:", lab, what, count);
+    int used = snprintf(text, size, "\n# %s: %s, %d runs:", lab, what, count);
     for (int i = 0; i < count && used > 0 && (size_t)used < size; i++)
         used += snprintf(text + used, size - (size_t)used, " %.3f", values[i]);
     if (used < 0 || (size_t)used >= size)
         return;
     used += snprintf(text + used, size - (size_t)used, " (median %.3f)\n", clk_median(values, (size_t)count));
     if (rule->min_speedup > 0 && (size_t)used < size)
-        used += snprintf(text + used, size - (size_t)used, "lab%d.min_speedup = %.2f\n", lab, rule->min_speedup);
+        used += snprintf(text + used, size - (size_t)used, "%s.min_speedup = %.2f\n", lab, rule->min_speedup);
     if ((size_t)used < size)
-        used += snprintf(text + used, size - (size_t)used, "lab%d.points = %g\nlab%d.mode = %s\n", lab, rule->points,
+        used += snprintf(text + used, size - (size_t)used, "%s.points = %g\n%s.mode = %s\n", lab, rule->points,
                          lab, rule->informational ? "informational" : "scored");
     if (rule->note[0] && (size_t)used < size)
-        snprintf(text + used, size - (size_t)used, "lab%d.note = %s\n", lab, rule->note);
+        snprintf(text + used, size - (size_t)used, "%s.note = %s\n", lab, rule->note);
 }
 
 static int write_profile(const struct grading *g, const char *body)
@@ -107,7 +108,6 @@ static int calibrate_lab(struct grading *g, const struct grade_lab_spec *lab, ch
     double values[CALIBRATE_RUNS];
     struct perf_rule rule;
     char what[256];
-    int lab_number = grade_lab_number(lab);
     size_t used = strlen(profile);
     runlab_open(&r, NULL, 600);
     if (r.setup || r.refusal || runperf_calibrate(&r, CALIBRATE_RUNS, values, why, sizeof why) != 0) {
@@ -123,10 +123,7 @@ static int calibrate_lab(struct grading *g, const struct grade_lab_spec *lab, ch
                                  r.profile.vector_n, r.profile.matmul_n, r.profile.transpose_n);
     if (lab->perf.baseline_file) {
         snprintf(what, sizeof what, "the solution's speedup over %s", lab->perf.baseline_name);
-        calibrate_rule(values, CALIBRATE_RUNS,
-                       lab_number == 5 && !r.hello.is_gpu ? "on CPUs, coalescing makes little difference; try a GPU"
-                                                          : NULL,
-                       &rule);
+        calibrate_rule(values, CALIBRATE_RUNS, r.hello.is_gpu ? NULL : lab->perf.cpu_note, &rule);
     } else {
         snprintf(what, sizeof what, "the solution's fraction of %s",
                  lab->family->work_is_flops ? "the FMA peak" : "the copy bandwidth");
@@ -134,7 +131,7 @@ static int calibrate_lab(struct grading *g, const struct grade_lab_spec *lab, ch
         rule.informational = 1;
         snprintf(rule.note, sizeof rule.note, "bandwidth is reported, not graded");
     }
-    calibrate_format(lab_number, what, values, CALIBRATE_RUNS, &rule, text, sizeof text);
+    calibrate_format(lab->name, what, values, CALIBRATE_RUNS, &rule, text, sizeof text);
     if (used < size)
         snprintf(profile + used, size - used, "%s", text);
     runlab_close(&r, NULL);
@@ -144,12 +141,10 @@ static int calibrate_lab(struct grading *g, const struct grade_lab_spec *lab, ch
 int calibrate_all(struct grading *g)
 {
     static char profile[65536];
-    const struct grade_lab_spec *labs;
-    size_t count = grade_all_labs(&labs);
-    for (size_t i = 0; i < count; i++) {
-        printf("calibrating %s ...\n", labs[i].name);
+    for (size_t i = 0; i < registry_count(); i++) {
+        printf("calibrating %s ...\n", registry_lab(i)->name);
         fflush(stdout);
-        if (calibrate_lab(g, &labs[i], profile, sizeof profile, i == 0) != 0)
+        if (calibrate_lab(g, registry_lab(i), profile, sizeof profile, i == 0) != 0)
             return 2;
     }
     return write_profile(g, profile);

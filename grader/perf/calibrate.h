@@ -22,9 +22,9 @@ void calibrate_rule(const double *speedups, int count, const char *note_if_none,
 /* Returns a file name for a device: lower-case letters, digits and '-', then ".conf". */
 void calibrate_file_name(const char *device_name, char *name, size_t size);
 
-/* Writes one lab's profile lines, with its measurements as a comment, to text. */
-void calibrate_format(int lab, const char *what, const double *values, int count, const struct perf_rule *rule,
-                      char *text, size_t size);
+/* Writes the profile lines of the lab named lab, with its measurements as a comment, to text. */
+void calibrate_format(const char *lab, const char *what, const double *values, int count,
+                      const struct perf_rule *rule, char *text, size_t size);
 
 /* Times every solution against its baseline on the chosen device and writes grader/profiles/<device>.conf;
    returns 0, or 2 when a lab cannot be timed. */

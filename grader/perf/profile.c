@@ -19,7 +19,7 @@ void profile_defaults(int is_gpu, struct profile *profile)
     profile->matmul_n = is_gpu ? 2048 : 256;
     profile->transpose_n = is_gpu ? 8192 : 2048;
     profile->tile = 16;
-    for (int lab = 1; lab < PROFILE_LABS; lab++) {
+    for (size_t lab = 0; lab < registry_count(); lab++) {
         profile->labs[lab].informational = 1;
         snprintf(profile->labs[lab].note, sizeof profile->labs[lab].note,
                  "no calibrated threshold for this device (an instructor runs ./grade --calibrate)");
@@ -75,10 +75,22 @@ static int parse_size(const char *value, size_t *size)
     return 0;
 }
 
+/* Sets "LAB.field = value" for a lab of the registry; returns 0, or -1 when the lab or field is unknown. */
+static int set_lab_key(struct profile *profile, const char *key, const char *value)
+{
+    char name[32];
+    const char *dot = strchr(key, '.');
+    const struct grade_lab_spec *lab;
+    if (!dot || (size_t)(dot - key) >= sizeof name)
+        return -1;
+    snprintf(name, sizeof name, "%.*s", (int)(dot - key), key);
+    if (!(lab = registry_find(name)))
+        return -1;
+    return set_lab_field(&profile->labs[registry_index(lab)], dot + 1, value);
+}
+
 static int set_field(struct profile *profile, const char *key, const char *value)
 {
-    int lab;
-    char field[64];
     if (strcmp(key, "device") == 0)
         return snprintf(profile->device, sizeof profile->device, "%s", value) < 0 ? -1 : 0;
     if (strcmp(key, "name") == 0)
@@ -101,9 +113,7 @@ static int set_field(struct profile *profile, const char *key, const char *value
         profile->tile = (int)tile;
         return 0;
     }
-    if (sscanf(key, "lab%d.%63s", &lab, field) == 2 && lab >= 1 && lab < PROFILE_LABS)
-        return set_lab_field(&profile->labs[lab], field, value);
-    return -1;
+    return set_lab_key(profile, key, value);
 }
 
 int profile_parse(const char *text, struct profile *profile, char *error, size_t error_size)

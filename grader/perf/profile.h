@@ -2,9 +2,9 @@
 #ifndef CLKIT_GRADER_PROFILE_H
 #define CLKIT_GRADER_PROFILE_H
 
-#include <stddef.h>
+#include "judge/registry.h"
 
-#define PROFILE_LABS 8 /* indexed by lab number, 1 to 7 */
+#include <stddef.h>
 
 /* How one lab's performance test is judged on this device. */
 struct perf_rule {
@@ -23,7 +23,7 @@ struct profile {
     size_t matmul_n;
     size_t transpose_n;
     int tile;         /* the TILE the tiled labs are timed with */
-    struct perf_rule labs[PROFILE_LABS];
+    struct perf_rule labs[REGISTRY_MAX_LABS]; /* indexed as the registry orders the labs */
 };
 
 /* Fills profile with the built-in defaults for a device of that type (sizes by the rule, no thresholds). */

@@ -1,6 +1,7 @@
 #include "perf/runperf.h"
 
 #include "judge/spot.h"
+#include "judge/registry.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,7 +38,7 @@ int runperf_profile(struct lab_run *r, char *why, size_t size)
 
 static const struct perf_rule *rule_of(const struct lab_run *r)
 {
-    return &r->profile.labs[grade_lab_number(r->lab)];
+    return &r->profile.labs[registry_index(r->lab)];
 }
 
 /* Asks the runner to time the kernel on the profile's timing case; returns 0, or -1 when the runner is gone. */

@@ -7,6 +7,7 @@
 #include "program.h"
 #include "judge/spot.h"
 #include "runner/wire.h"
+#include "judge/registry.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -276,7 +277,7 @@ int main(void)
     r.job.lab[sizeof r.job.lab - 1] = r.job.device[sizeof r.job.device - 1] = '\0';
     r.job.kernel_path[sizeof r.job.kernel_path - 1] = r.job.include_dir[sizeof r.job.include_dir - 1] = '\0';
     r.job.kernels_dir[sizeof r.job.kernels_dir - 1] = '\0';
-    if (!(r.lab = grade_find_lab(r.job.lab)) || hello(&r) != 0)
+    if (!(r.lab = registry_find(r.job.lab)) || hello(&r) != 0)
         return 2;
     if (build(&r) == 0)
         serve(&r);
