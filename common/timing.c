@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 double clk_event_ms(cl_event event)
 {
@@ -18,6 +19,18 @@ static int compare_doubles(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+void clk_sort_doubles(double *values, size_t count)
+{
+    qsort(values, count, sizeof *values, compare_doubles);
+}
+
+double clk_now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
 double clk_median(const double *values, size_t count)
 {
     double *sorted, median;
@@ -27,7 +40,7 @@ double clk_median(const double *values, size_t count)
     if (!sorted)
         return values[0];
     memcpy(sorted, values, count * sizeof *sorted);
-    qsort(sorted, count, sizeof *sorted, compare_doubles);
+    clk_sort_doubles(sorted, count);
     median = count % 2 ? sorted[count / 2] : 0.5 * (sorted[count / 2 - 1] + sorted[count / 2]);
     free(sorted);
     return median;

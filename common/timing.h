@@ -12,6 +12,12 @@ double clk_event_ms(cl_event event);
 /* Returns the median of values[0..count) without reordering them (0 for an empty array). */
 double clk_median(const double *values, size_t count);
 
+/* Sorts count values in ascending order. */
+void clk_sort_doubles(double *values, size_t count);
+
+/* Seconds on the monotonic clock: for durations and deadlines, never for kernel times (see clk_event_ms). */
+double clk_now_s(void);
+
 /* Enqueues kernel warmups+runs times over the NDRange and stores the median kernel time in *median_ms; returns a CL status.
    With CLKIT_TIMING_RUNS=1 in the environment (the grader's run under Oclgrind, which simulates every launch) it
    launches once. */

@@ -10,6 +10,7 @@
 #include "runner/sandbox.h"
 #include "runner/scratch.h"
 #include "judge/registry.h"
+#include "timing.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -205,15 +206,13 @@ int pipeline_run(struct grading *g, struct grade_lab_result *results)
             (unsigned long long)g->seed, (unsigned long long)g->seed, layers);
     for (int i = 0; i < g->cli->lab_count; i++) {
         const struct grade_lab_spec *lab = registry_find(g->cli->labs[i]);
-        if (sandbox_now() - g->started > g->cli->budget_s) {
+        if (clk_now_s() - g->started > g->cli->budget_s) {
             snprintf(results[i].lab, sizeof results[i].lab, "%s", lab->name);
             complete_lab(lab, "not graded: the time budget for this submission (--budget) ran out", &results[i]);
-        } else
-        {
-            struct timespec started;
-            clock_gettime(CLOCK_MONOTONIC, &started);
+        } else {
+            double started = clk_now_s();
             setup_failed |= grade_lab(g, lab, g->seed, &results[i]) != 0;
-            results[i].seconds = grading_seconds_since(&started);
+            results[i].seconds = clk_now_s() - started;
         }
         report_lab(&g->style, lab->title, &results[i]);
         for (int t = 0; t < results[i].test_count; t++)

@@ -1,6 +1,7 @@
 #include "suites.h"
 
 #include "judge/grading.h"
+#include "timing.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,7 +119,8 @@ START_TEST(solutions_pass_every_lab)
     kit_total(kit_points(), expected, sizeof expected);
     snprintf(expected + strlen(expected), sizeof expected - strlen(expected), ", %d of %d tests passed", kit_tests(),
              kit_tests());
-    ck_assert_msg(status == 0 && strstr(output, expected), "status %d, expected %s\n%s", status, expected, output);
+    ck_assert_msg(status == 0 && strstr(output, expected), "status %d, expected %s\n%.3000s", status, expected,
+                  output + (strlen(output) > 3000 ? strlen(output) - 3000 : 0));
     free(output);
 }
 END_TEST
@@ -160,10 +162,9 @@ END_TEST
 START_TEST(a_hang_costs_seconds)
 {
     char *output;
-    struct timespec started;
-    clock_gettime(CLOCK_MONOTONIC, &started);
+    double started = clk_now_s();
     int status = grade("--quick --submission tests/fixtures/lab4/divergent-barrier lab4", &output);
-    double seconds = grading_seconds_since(&started);
+    double seconds = clk_now_s() - started;
     ck_assert_msg(status == 1 && strstr(output, "did not finish within") && strstr(output, "lab4/reduce.cl:"),
                   "status %d\n%s", status, output);
     ck_assert_msg(seconds < 15.0, "the hang cost %.1f s", seconds);

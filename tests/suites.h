@@ -33,6 +33,7 @@ Suite *bench_suite(void);
 Suite *sanitize_suite(void);
 Suite *technique_suite(void);
 Suite *counts_suite(void);
+Suite *text_suite(void);
 Suite *registry_suite(void);
 Suite *batch_suite(void);
 Suite *runner_suite(void);
@@ -46,7 +47,8 @@ Suite *docs_suite(void);
 Suite *solutions_suite(void);
 Suite *grade_suite(void);
 
-/* The maximum of every lab together, and the number of tests they report: what "all" is graded out of. */
+/* The maximum of every lab together, and the number of tests that count (not the informational speed tests):
+   what "all" is graded out of. */
 double kit_points(void);
 int kit_tests(void);
 

@@ -1,6 +1,7 @@
 #include "judge/compare.h"
 
 #include "verify.h"
+#include "text.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -151,8 +152,8 @@ static void format_value(float got, char *text, size_t size)
 void check_format(const struct check_summary *summary, const float *got, const double *expected,
                   const struct check_shape *shape, char *text, size_t size)
 {
-    size_t used = (size_t)snprintf(text, size, "%zu of %zu elements wrong", summary->wrong, shape->count);
-    for (int k = 0; k < summary->shown_count && used < size; k++) {
+    snprintf(text, size, "%zu of %zu elements wrong", summary->wrong, shape->count);
+    for (int k = 0; k < summary->shown_count; k++) {
         size_t i = summary->shown[k];
         char where[64], value[32];
         if (shape->rows)
@@ -160,8 +161,8 @@ void check_format(const struct check_summary *summary, const float *got, const d
         else
             snprintf(where, sizeof where, "index %zu", i);
         format_value(got[i], value, sizeof value);
-        used += (size_t)snprintf(text + used, size - used, "\n  %s: expected %.9g, got %s", where, expected[i], value);
+        clk_append(text, size, "\n  %s: expected %.9g, got %s", where, expected[i], value);
     }
-    if (summary->pattern[0] && used < size)
-        snprintf(text + used, size - used, "\n  pattern: %s", summary->pattern);
+    if (summary->pattern[0])
+        clk_append(text, size, "\n  pattern: %s", summary->pattern);
 }

@@ -63,15 +63,14 @@ int devicerun_lab(struct grading *g, const struct grade_lab_spec *lab, uint64_t 
                   struct grade_lab_result *result)
 {
     struct lab_run r = {.g = g, .lab = lab, .seed = seed, .mode = RUNLAB_GRADE};
-    static char program[PATH_MAX], log_path[PATH_MAX + 64], plugin[PATH_MAX + 64];
-    char *wrapper[12];
+    static struct oclgrind_command wrapper;
     int built = 0, simulated = g->cli->device && strcasecmp(g->cli->device, "oclgrind") == 0;
     /* --device oclgrind: every case on the reference judge, to tell a device's miscompilation from a bug. */
-    if (simulated && sanitize_wrapper(g, lab, wrapper, program, log_path, plugin) != 0) {
+    if (simulated && sanitize_wrapper(g, lab, &wrapper) != 0) {
         result->setup_error = strdup("--device oclgrind: Oclgrind is not installed (sudo apt-get install oclgrind)");
         return 2;
     }
-    runlab_open(&r, simulated ? wrapper : NULL, simulated ? 10 * g->cli->timeout_s : g->cli->timeout_s);
+    runlab_open(&r, simulated ? wrapper.argv : NULL, simulated ? 10 * g->cli->timeout_s : g->cli->timeout_s);
     char *device = safetext_clean(r.hello.device_name, sizeof result->device);
     if (r.hello.ok) {
         snprintf(g->device_name, sizeof g->device_name, "%s", r.hello.device_name);

@@ -3,6 +3,7 @@
 
 #include "data.h"
 #include "reference.h"
+#include "text.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -38,11 +39,11 @@ static int alloc_reference(const struct grade_case *c, struct grade_launch *laun
 
 static void describe_2d(const struct grade_case *c, const char *what, char *text, size_t size)
 {
-    int used = snprintf(text, size, "%s %s", c->data == GRADE_EXACT ? "exact" : "real", what);
-    if (c->tile && used > 0 && (size_t)used < size)
-        snprintf(text + used, size - (size_t)used, ", TILE %d", c->tile);
-    else if (used > 0 && (size_t)used < size)
-        snprintf(text + used, size - (size_t)used, ", local %zux%zu", c->local[0], c->local[0]);
+    snprintf(text, size, "%s %s", c->data == GRADE_EXACT ? "exact" : "real", what);
+    if (c->tile)
+        clk_append(text, size, ", TILE %d", c->tile);
+    else
+        clk_append(text, size, ", local %zux%zu", c->local[0], c->local[0]);
 }
 
 /* --- matmul: C (MxN) = A (MxK) B (KxN) --- */

@@ -1,6 +1,7 @@
 #include "judge/grading.h"
 
 #include "runner/scratch.h"
+#include "timing.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,7 +77,7 @@ int grading_set_source(struct grading *g, const char *submission)
     char *resolved;
     size_t length;
     g->submission = submission;
-    g->started = sandbox_now();
+    g->started = clk_now_s();
     if (!submission) {
         snprintf(g->source_dir, sizeof g->source_dir, "%s", g->cli->solutions ? "solutions" : "labs");
         if (chdir(g->root) != 0) {
@@ -98,11 +99,4 @@ int grading_set_source(struct grading *g, const char *submission)
     g->hidden[SANDBOX_MAX_HIDDEN - 1] = g->hidden_paths[SANDBOX_MAX_HIDDEN - 1];
     free(resolved);
     return 0;
-}
-
-double grading_seconds_since(const struct timespec *start)
-{
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (double)(now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) * 1e-9;
 }

@@ -43,7 +43,5 @@ void grading_hide(struct grading *g, const char *path);
 /* Sets the folder of lab folders to grade: labs/, solutions/ or a submission; returns 0, or 2 when it is missing. */
 int grading_set_source(struct grading *g, const char *submission);
 
-/* Seconds since start, on the monotonic clock. */
-double grading_seconds_since(const struct timespec *start);
 
 #endif

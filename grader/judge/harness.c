@@ -1,6 +1,7 @@
 #include "judge/harness.h"
 
 #include "judge/compare.h"
+#include "text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -134,23 +135,21 @@ static int check_memory(const struct grade_launch *launch, int i, size_t guard, 
 {
     size_t count = launch->counts[i];
     size_t before = changed(raw, bits, 0, guard), after = changed(raw, bits, guard + count, 2 * guard + count);
-    size_t used = strlen(text);
     int ok = before == 0 && after == 0;
     if (after)
-        used += (size_t)snprintf(text + used, size - used, "%swrote %zu elements past the end of %s", used ? "; " : "",
-                                 after, launch->names[i]);
-    if (before && used < size)
-        used += (size_t)snprintf(text + used, size - used, "%swrote %zu elements before the start of %s",
-                                 used ? "; " : "", before, launch->names[i]);
+        clk_append(text, size, "%swrote %zu elements past the end of %s", text[0] ? "; " : "", after,
+                   launch->names[i]);
+    if (before)
+        clk_append(text, size, "%swrote %zu elements before the start of %s", text[0] ? "; " : "", before,
+                   launch->names[i]);
     if (!launch->is_output[i]) {
         float *made;
         const float *input = grade_launch_input(launch, i, &made);
         if (!input || memcmp(raw + guard, input, count * sizeof(float)) != 0) {
             ok = 0;
-            if (used < size)
-                snprintf(text + used, size - used, "%s%s%s", used ? "; " : "",
-                         input ? "modified the input " : "the grader ran out of memory checking the input ",
-                         launch->names[i]);
+            clk_append(text, size, "%s%s%s", text[0] ? "; " : "",
+                       input ? "modified the input " : "the grader ran out of memory checking the input ",
+                       launch->names[i]);
         }
         free(made);
     }

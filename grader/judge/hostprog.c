@@ -7,6 +7,7 @@
 #include "judge/sanitize.h"
 #include "runner/scratch.h"
 #include "judge/compare.h"
+#include "text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -307,7 +308,7 @@ static int run(const struct hostprog_job *job, const struct host_run *h, const s
                  tail_of(outcome.output, OUTPUT_KEPT));
     } else if (!(passed = check_output(job, h, check, outcome.code, reason + strlen(head), size - strlen(head)))) {
         memcpy(reason, head, strlen(head));
-        result_append(reason, size, "\nits output ends with:\n%s%s", tail_of(outcome.output, OUTPUT_KEPT), "");
+        clk_append(reason, size, "\nits output ends with:\n%s", tail_of(outcome.output, OUTPUT_KEPT));
     } else if (reports_no_time(outcome.output ? outcome.output : "", &ms)) {
         snprintf(reason, size, "%sthe result is right, but it reports a kernel time of %.3f ms: a queue created "
                  "without CL_QUEUE_PROFILING_ENABLE has no event times (create it with that property)", head, ms);
@@ -317,7 +318,7 @@ static int run(const struct hostprog_job *job, const struct host_run *h, const s
         if (passed)
             snprintf(reason, size, "%s%s", head, found);
         else
-            result_append(reason, size, "\n%s%s", found, "");
+            clk_append(reason, size, "\n%s", found);
         passed = 0;
     }
     sandbox_outcome_free(&outcome);

@@ -36,10 +36,3 @@ void result_free(struct grade_lab_result *result)
     result->test_count = 0;
     result->setup_error = NULL;
 }
-
-void result_append(char *text, size_t size, const char *format, const char *a, const char *b)
-{
-    size_t used = strlen(text);
-    if (used + 1 < size)
-        snprintf(text + used, size - used, format, a, b);
-}

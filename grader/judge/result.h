@@ -31,9 +31,6 @@ struct grade_lab_result {
 struct grade_test *result_add(struct grade_lab_result *result, const char *name, double score, double max,
                               int passed, const char *reason);
 
-/* Appends format, filled with the strings a and b, to the NUL-terminated text of size bytes, as room allows. */
-void result_append(char *text, size_t size, const char *format, const char *a, const char *b);
-
 /* Frees the reasons and set-up error held by result. */
 void result_free(struct grade_lab_result *result);
 

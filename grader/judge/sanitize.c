@@ -3,6 +3,7 @@
 #include "files.h"
 #include "runner/sandbox.h"
 #include "runner/scratch.h"
+#include "text.h"
 
 #include <limits.h>
 
@@ -116,7 +117,6 @@ int sanitize_parse(const char *log, char *text, size_t size)
 {
     struct problem problems[MAX_PROBLEMS];
     int count = 0;
-    size_t used = 0;
     text[0] = '\0';
     for (const char *p = log; p && *p;) {
         const char *end = strstr(p, "\n\n");
@@ -133,43 +133,38 @@ int sanitize_parse(const char *log, char *text, size_t size)
         p = end ? end + 2 : NULL;
     }
     qsort(problems, (size_t)count, sizeof problems[0], by_importance);
-    for (int i = 0; i < count && used < size; i++)
-        used += (size_t)snprintf(text + used, size - used, "%s%s in %s at %s (first by %s, %d time%s): %s",
-                                 i ? "\n" : "", problems[i].kind, problems[i].kernel[0] ? problems[i].kernel : "?",
-                                 problems[i].where[0] ? problems[i].where : "an unknown line",
-                                 problems[i].entity[0] ? problems[i].entity : "an unknown work-item",
-                                 problems[i].count, problems[i].count == 1 ? "" : "s", hint_for(problems[i].kind));
+    for (int i = 0; i < count; i++)
+        clk_append(text, size, "%s%s in %s at %s (first by %s, %d time%s): %s", i ? "\n" : "", problems[i].kind,
+                   problems[i].kernel[0] ? problems[i].kernel : "?",
+                   problems[i].where[0] ? problems[i].where : "an unknown line",
+                   problems[i].entity[0] ? problems[i].entity : "an unknown work-item", problems[i].count,
+                   problems[i].count == 1 ? "" : "s", hint_for(problems[i].kind));
     return count;
 }
 
-static int oclgrind_argv(struct grading *g, const struct grade_lab_spec *lab, int uninitialized, char **argv,
-                         char *program, char *log, char *plugin);
-
-/* Oclgrind's command line around the runner: its checks, its log in the run folder, the kit's counting plugin. */
-int sanitize_wrapper(struct grading *g, const struct grade_lab_spec *lab, char **argv, char *program, char *log,
-                     char *plugin)
-{
-    return oclgrind_argv(g, lab, 1, argv, program, log, plugin);
-}
-
 /* The command line, with or without the uninitialised-value checker (which cannot simulate every kernel). */
-static int oclgrind_argv(struct grading *g, const struct grade_lab_spec *lab, int uninitialized, char **argv,
-                         char *program, char *log, char *plugin)
+static int oclgrind_command(struct grading *g, const struct grade_lab_spec *lab, int uninitialized,
+                            struct oclgrind_command *c)
 {
     int argc = 0;
-    if (sandbox_find_program("oclgrind", program, PATH_MAX) != 0)
+    if (sandbox_find_program("oclgrind", c->program, sizeof c->program) != 0)
         return -1;
-    argv[argc++] = program;
-    argv[argc++] = "--data-races";
+    c->argv[argc++] = c->program;
+    c->argv[argc++] = "--data-races";
     if (uninitialized)
-        argv[argc++] = "--uninitialized";
-    snprintf(plugin, PATH_MAX + 64, "%s/kit/bin/libclkit-coalesce.so", g->scratch);
-    if (clk_file_exists(plugin))
-        argv[argc++] = "--plugins", argv[argc++] = plugin;
-    snprintf(log, PATH_MAX + 64, "%s/run-%s%s/oclgrind.log", g->scratch, lab->name, RUNLAB_REFERENCE_RUN);
-    argv[argc++] = "--log", argv[argc++] = log;
-    argv[argc] = NULL;
+        c->argv[argc++] = "--uninitialized";
+    snprintf(c->plugin, sizeof c->plugin, "%s/kit/bin/libclkit-coalesce.so", g->scratch);
+    if (clk_file_exists(c->plugin))
+        c->argv[argc++] = "--plugins", c->argv[argc++] = c->plugin;
+    snprintf(c->log, sizeof c->log, "%s/run-%s%s/oclgrind.log", g->scratch, lab->name, RUNLAB_REFERENCE_RUN);
+    c->argv[argc++] = "--log", c->argv[argc++] = c->log;
+    c->argv[argc] = NULL;
     return 0;
+}
+
+int sanitize_wrapper(struct grading *g, const struct grade_lab_spec *lab, struct oclgrind_command *command)
+{
+    return oclgrind_command(g, lab, 1, command);
 }
 
 /* Reads what Oclgrind left in the run folder: its diagnostics and the plugin's counts (neither holds the kernel's
@@ -195,16 +190,16 @@ static void read_findings(struct grading *g, const struct grade_lab_spec *lab, c
 static int run_once(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, size_t max_local,
                     long only_case, int uninitialized, struct reference *ref)
 {
-    static char program[PATH_MAX], log_path[PATH_MAX + 64], plugin[PATH_MAX + 64];
+    static struct oclgrind_command command;
     struct lab_run r = {.g = g, .lab = lab, .seed = seed, .mode = RUNLAB_REFERENCE};
-    char *argv[12], *log, *fatal;
+    char *log, *fatal;
     size_t length = 0;
-    if (oclgrind_argv(g, lab, uninitialized, argv, program, log_path, plugin) != 0) {
+    if (oclgrind_command(g, lab, uninitialized, &command) != 0) {
         snprintf(ref->why, sizeof ref->why, "Oclgrind is not installed (sudo apt-get install oclgrind)");
         return 0;
     }
-    scratch_remove(log_path); /* an earlier run's log (or whatever the lab's runner left there) is not this one */
-    runlab_open(&r, argv, 2 * g->cli->timeout_s + 30);
+    scratch_remove(command.log); /* an earlier run's log (or whatever the lab's runner left there) is not this one */
+    runlab_open(&r, command.argv, 2 * g->cli->timeout_s + 30);
     if (r.setup || r.refusal) {
         snprintf(ref->why, sizeof ref->why, "Oclgrind could not run the kernel: %.1900s", r.setup ? r.setup : r.refusal);
         runlab_close(&r, NULL);
@@ -212,7 +207,7 @@ static int run_once(struct grading *g, const struct grade_lab_spec *lab, uint64_
     }
     runlab_run_cases(&r, max_local, only_case, ref->log);
     runlab_close(&r, NULL);
-    log = scratch_read_untrusted(log_path, 4u << 20, &length);
+    log = scratch_read_untrusted(command.log, 4u << 20, &length);
     if (log && (fatal = strstr(log, "OCLGRIND FATAL ERROR"))) {
         const char *what = strchr(fatal, '\n');
         snprintf(ref->why, sizeof ref->why, "Oclgrind cannot simulate this kernel (%.*s, a limit of Oclgrind's, not "
@@ -222,7 +217,7 @@ static int run_once(struct grading *g, const struct grade_lab_spec *lab, uint64_
     }
     free(log);
     ref->ran = 1;
-    read_findings(g, lab, log_path, ref);
+    read_findings(g, lab, command.log, ref);
     return 0;
 }
 

@@ -8,6 +8,7 @@
 #include "judge/runlab.h"
 #include "judge/counts.h"
 
+#include <limits.h>
 #include <stddef.h>
 
 /* Returns 1 when the oclgrind command is installed. */
@@ -35,11 +36,17 @@ struct reference {
 void sanitize_run(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, size_t max_local,
                   long only_case, struct reference *ref);
 
-/* Fills argv (12 entries) with Oclgrind's command line around a runner of lab: its checks, its log in the run
-   folder (log), the kit's counting plugin; program, log and plugin hold PATH_MAX + 64 bytes. Returns 0, or -1 when
-   Oclgrind is not installed. */
-int sanitize_wrapper(struct grading *g, const struct grade_lab_spec *lab, char **argv, char *program, char *log,
-                     char *plugin);
+/* Oclgrind's command line around a runner: argv points into the buffers beside it. */
+struct oclgrind_command {
+    char *argv[12];
+    char program[PATH_MAX];
+    char log[PATH_MAX + 64];    /* Oclgrind's log, in the lab's reference run folder */
+    char plugin[PATH_MAX + 64]; /* the kit's counting plugin */
+};
+
+/* Fills command with Oclgrind's command line around a runner of lab: its checks, its log, the kit's counting
+   plugin. Returns 0, or -1 when Oclgrind is not installed. */
+int sanitize_wrapper(struct grading *g, const struct grade_lab_spec *lab, struct oclgrind_command *command);
 
 /* Frees what sanitize_run allocated. */
 void sanitize_free(struct reference *ref);

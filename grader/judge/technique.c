@@ -1,6 +1,7 @@
 #include "judge/technique.h"
 
 #include "judge/sanitize.h"
+#include "text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,6 +104,6 @@ void technique_test(const struct grade_lab_spec *lab, const struct reference *re
                  "case (the kit's Oclgrind plugin is out of date: make)");
         passed = 0;
     } else if (!passed)
-        result_append(text, sizeof text, "\nsee %s for the technique this test counts%s", lab->perf.handout, "");
+        clk_append(text, sizeof text, "\nsee %s for the technique this test counts", lab->perf.handout);
     result_add(result, "technique", passed ? points : 0, points, passed, text);
 }

@@ -1,4 +1,5 @@
 #include "judge/verdict.h"
+#include "text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,15 +97,15 @@ static void tally_failure(struct tally *t, const struct grading *g, uint64_t see
     snprintf(head, sizeof head, "\ncase %zu (%s): ", index, description);
     if (t->failed == 1 || g->cli->verbose) {
         char replay[PATH_MAX + 256];
-        result_append(t->details, sizeof t->details, "%s%s", head, why);
+        clk_append(t->details, sizeof t->details, "%s%s", head, why);
         snprintf(replay, sizeof replay, "\n  replay: %s%s --case %zu --seed %llu", g->replay,
                  reference_only ? " --device oclgrind" : "", index, (unsigned long long)seed);
-        result_append(t->details, sizeof t->details, "%s%s", replay, "");
+        clk_append(t->details, sizeof t->details, "%s", replay);
     } else {
         const char *newline = strchr(why, '\n');
         char first_line[256];
         snprintf(first_line, sizeof first_line, "%.*s", newline ? (int)(newline - why) : (int)strlen(why), why);
-        result_append(t->details, sizeof t->details, "%s%s", head, first_line);
+        clk_append(t->details, sizeof t->details, "%s%s", head, first_line);
     }
 }
 
@@ -114,7 +115,7 @@ static void tally_pass(struct tally *t, const struct grading *g, size_t index, c
     if (!g->cli->verbose)
         return;
     snprintf(line, sizeof line, "\ncase %zu (%s): ok", index, description);
-    result_append(t->details, sizeof t->details, "%s%s", line, "");
+    clk_append(t->details, sizeof t->details, "%s", line);
 }
 
 /* Adds a tally as a test; ok and failed are formats taking the case counts; extra follows the first line. */
@@ -123,23 +124,21 @@ static void report_tally(struct grade_lab_result *result, const char *name, doub
 {
     size_t size = 2 * DETAIL_SIZE + 512;
     char *reason = malloc(size);
-    int used;
     if (!reason)
         return;
     if (t->cases == 0 && extra[0])
-        used = snprintf(reason, size, "no case counts: %s", extra + 1), extra = "";
+        snprintf(reason, size, "no case counts: %s", extra + 1), extra = "";
     else if (t->cases == 0)
-        used = snprintf(reason, size, "not run: --case selects a case of another test");
+        snprintf(reason, size, "not run: --case selects a case of another test");
     else if (t->failed == 0 && t->unearned)
-        used = snprintf(reason, size, "no unsafe access, but %d of %d cases compute wrong values, and memory safety "
-                        "counts only where the values are right", t->unearned, t->cases);
+        snprintf(reason, size, "no unsafe access, but %d of %d cases compute wrong values, and memory safety "
+                 "counts only where the values are right", t->unearned, t->cases);
     else if (t->failed == 0)
-        used = snprintf(reason, size, ok, t->cases);
+        snprintf(reason, size, ok, t->cases);
     else
-        used = snprintf(reason, size, failed, t->failed, t->cases);
-    if (used > 0 && (size_t)used < size)
-        snprintf(reason + used, size - (size_t)used, "%s%s%s", extra, t->details,
-                 t->failed > 3 && !strstr(t->details, "-v lists") ? "\n(and more: -v lists every case)" : "");
+        snprintf(reason, size, failed, t->failed, t->cases);
+    clk_append(reason, size, "%s%s%s", extra, t->details,
+               t->failed > 3 && !strstr(t->details, "-v lists") ? "\n(and more: -v lists every case)" : "");
     double earned = t->cases ? points * (t->cases - t->failed - t->unearned) / t->cases : 0.0;
     result_add(result, name, earned, points, t->cases > 0 && t->failed == 0 && t->unearned == 0, reason);
     free(reason);
@@ -200,8 +199,8 @@ static void tally_timed(const struct case_log *device, struct tally *real)
     real->cases++;
     if (device->timed_wrong) {
         real->failed++;
-        result_append(real->details, sizeof real->details, "\n%s%s", device->timed_detail,
-                      "\n  (the timed run's size comes from the device's profile; --quick leaves it out)");
+        clk_append(real->details, sizeof real->details, "\n%s%s", device->timed_detail,
+                   "\n  (the timed run's size comes from the device's profile; --quick leaves it out)");
     }
 }
 
@@ -226,7 +225,7 @@ static void tally_cases(const struct grading *g, const struct grade_lab_spec *la
         t->cases++;
         memory->cases++;
         if (m.values_ok && m.device_wrong && g->cli->verbose)
-            result_append(t->details, sizeof t->details, "\ncase %s: right under Oclgrind; on the device: %s",
+            clk_append(t->details, sizeof t->details, "\ncase %s: right under Oclgrind; on the device: %s",
                           description, m.device_wrong);
         else if (m.values_ok)
             tally_pass(t, g, i, description);
@@ -291,8 +290,7 @@ static void reference_note(const struct grade_lab_spec *lab, const struct refere
             ran += (size_t)ref->log->ran[i];
         reference_stop(lab, ref, stop, sizeof stop);
         if (ref->why[0]) /* the run without the uninitialised-value checker, and why */
-            snprintf(stop + strlen(stop), sizeof stop - strlen(stop), "\nuninitialised values not checked: %.300s",
-                     ref->why);
+            clk_append(stop, sizeof stop, "\nuninitialised values not checked: %.300s", ref->why);
         if (ref->findings > 0)
             snprintf(text, size, "\nOclgrind, the reference judge, found %d problem%s:\n%s%s", ref->findings,
                      ref->findings == 1 ? "" : "s", ref->findings_text, stop);

@@ -5,6 +5,7 @@
 #include "judge/runlab.h"
 #include "perf/runperf.h"
 #include "timing.h"
+#include "text.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -60,19 +61,16 @@ void calibrate_file_name(const char *device_name, char *name, size_t size)
 void calibrate_format(const char *lab, const char *what, const double *values, int count,
                       const struct perf_rule *rule, char *text, size_t size)
 {
-    int used = snprintf(text, size, "\n# %s: %s, %d runs:", lab, what, count);
-    for (int i = 0; i < count && used > 0 && (size_t)used < size; i++)
-        used += snprintf(text + used, size - (size_t)used, " %.3f", values[i]);
-    if (used < 0 || (size_t)used >= size)
-        return;
-    used += snprintf(text + used, size - (size_t)used, " (median %.3f)\n", clk_median(values, (size_t)count));
-    if (rule->min_speedup > 0 && (size_t)used < size)
-        used += snprintf(text + used, size - (size_t)used, "%s.min_speedup = %.2f\n", lab, rule->min_speedup);
-    if ((size_t)used < size)
-        used += snprintf(text + used, size - (size_t)used, "%s.points = %g\n%s.mode = %s\n", lab, rule->points,
-                         lab, rule->informational ? "informational" : "scored");
-    if (rule->note[0] && (size_t)used < size)
-        snprintf(text + used, size - (size_t)used, "%s.note = %s\n", lab, rule->note);
+    snprintf(text, size, "\n# %s: %s, %d runs:", lab, what, count);
+    for (int i = 0; i < count; i++)
+        clk_append(text, size, " %.3f", values[i]);
+    clk_append(text, size, " (median %.3f)\n", clk_median(values, (size_t)count));
+    if (rule->min_speedup > 0)
+        clk_append(text, size, "%s.min_speedup = %.2f\n", lab, rule->min_speedup);
+    clk_append(text, size, "%s.points = %g\n%s.mode = %s\n", lab, rule->points, lab,
+               rule->informational ? "informational" : "scored");
+    if (rule->note[0])
+        clk_append(text, size, "%s.note = %s\n", lab, rule->note);
 }
 
 static int write_profile(const struct grading *g, const char *body)
@@ -108,7 +106,6 @@ static int calibrate_lab(struct grading *g, const struct grade_lab_spec *lab, ch
     double values[CALIBRATE_RUNS];
     struct perf_rule rule;
     char what[256];
-    size_t used = strlen(profile);
     runlab_open(&r, NULL, 600);
     if (r.setup || r.refusal || runperf_calibrate(&r, CALIBRATE_RUNS, values, why, sizeof why) != 0) {
         fprintf(stderr, "grade: cannot calibrate %s: %s\n", lab->name, r.setup ? r.setup : r.refusal ? r.refusal : why);
@@ -116,11 +113,10 @@ static int calibrate_lab(struct grading *g, const struct grade_lab_spec *lab, ch
         return -1;
     }
     if (first)
-        used += (size_t)snprintf(profile + used, size - used,
-                                 "device = %s\nname = %s\ntype = %s\nsize.vector = %zu\nsize.matmul = %zu\n"
-                                 "size.transpose = %zu\n",
-                                 r.hello.device_name, r.hello.device_name, r.hello.is_gpu ? "gpu" : "cpu",
-                                 r.profile.vector_n, r.profile.matmul_n, r.profile.transpose_n);
+        clk_append(profile, size,
+                   "device = %s\nname = %s\ntype = %s\nsize.vector = %zu\nsize.matmul = %zu\nsize.transpose = %zu\n",
+                   r.hello.device_name, r.hello.device_name, r.hello.is_gpu ? "gpu" : "cpu", r.profile.vector_n,
+                   r.profile.matmul_n, r.profile.transpose_n);
     if (lab->perf.baseline_file) {
         snprintf(what, sizeof what, "the solution's speedup over %s", lab->perf.baseline_name);
         calibrate_rule(values, CALIBRATE_RUNS, r.hello.is_gpu ? NULL : lab->perf.cpu_note, &rule);
@@ -132,8 +128,7 @@ static int calibrate_lab(struct grading *g, const struct grade_lab_spec *lab, ch
         snprintf(rule.note, sizeof rule.note, "bandwidth is reported, not graded");
     }
     calibrate_format(lab->name, what, values, CALIBRATE_RUNS, &rule, text, sizeof text);
-    if (used < size)
-        snprintf(profile + used, size - used, "%s", text);
+    clk_append(profile, size, "%s", text);
     runlab_close(&r, NULL);
     return 0;
 }

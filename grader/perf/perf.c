@@ -16,13 +16,6 @@
 #define MAX_PAIRS 63
 #define SETTLED_SPREAD 0.05
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 cl_int perf_setup(const struct clk_env *env, struct perf_kernel *k)
 {
     cl_int status = CL_SUCCESS;
@@ -70,12 +63,6 @@ cl_int perf_time(const struct clk_env *env, struct perf_kernel *k, int runs, dou
                            ms);
 }
 
-static int compare_doubles(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 double perf_spread(const double *ratios, int count)
 {
     double sorted[MAX_PAIRS], median;
@@ -84,7 +71,7 @@ double perf_spread(const double *ratios, int count)
     if (count > MAX_PAIRS)
         count = MAX_PAIRS;
     memcpy(sorted, ratios, (size_t)count * sizeof *sorted);
-    qsort(sorted, (size_t)count, sizeof *sorted, compare_doubles);
+    clk_sort_doubles(sorted, (size_t)count);
     median = clk_median(sorted, (size_t)count);
     return median > 0 ? (sorted[(3 * (count - 1)) / 4] - sorted[(count - 1) / 4]) / median : 0.0;
 }
@@ -92,7 +79,7 @@ double perf_spread(const double *ratios, int count)
 cl_int perf_compare(const struct clk_env *env, struct perf_kernel *student, struct perf_kernel *baseline,
                     double budget_s, struct perf_comparison *result)
 {
-    double a[MAX_PAIRS], b[MAX_PAIRS], ratios[MAX_PAIRS], start = now_seconds();
+    double a[MAX_PAIRS], b[MAX_PAIRS], ratios[MAX_PAIRS], start = clk_now_s();
     cl_int status = CL_SUCCESS;
     int n = 0;
     memset(result, 0, sizeof *result);
@@ -110,7 +97,7 @@ cl_int perf_compare(const struct clk_env *env, struct perf_kernel *student, stru
         ratios[n] = a[n] > 0 ? b[n] / a[n] : 0.0;
         n++;
         result->settled = n >= MIN_PAIRS && perf_spread(ratios, n) < SETTLED_SPREAD;
-        if (result->settled || (n >= MIN_PAIRS && now_seconds() - start > budget_s))
+        if (result->settled || (n >= MIN_PAIRS && clk_now_s() - start > budget_s))
             break;
     }
     result->pairs = n;

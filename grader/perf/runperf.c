@@ -2,6 +2,8 @@
 
 #include "judge/spot.h"
 #include "judge/registry.h"
+#include "timing.h"
+#include "text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,20 +72,17 @@ static void describe_speed(const struct lab_run *r, const struct wire_perf_done 
 {
     const struct perf_rule *rule = rule_of(r);
     const char *baseline = r->lab->perf.baseline_name;
-    int used;
     if (rule->min_speedup > 0)
-        used = snprintf(text, size, "%.2f\u00d7 the speed of %s; this device's profile (%s) expects %.2f\u00d7: %s",
+        snprintf(text, size, "%.2f\u00d7 the speed of %s; this device's profile (%s) expects %.2f\u00d7: %s",
                         d->speedup, baseline, r->profile.name, rule->min_speedup,
                         d->speedup >= rule->min_speedup ? "met" : "not met");
     else
-        used = snprintf(text, size, "%.2f\u00d7 the speed of %s (profile: %s)", d->speedup, baseline, r->profile.name);
-    if (used < 0 || (size_t)used >= size)
-        return;
-    snprintf(text + used, size - (size_t)used,
-             "\n%.3f ms against %.3f ms for %s, median of %d interleaved pairs%s\n%.1f %s, %.0f%% of %s (%.1f %s)",
-             d->student_ms, d->baseline_ms, baseline, d->pairs,
-             d->settled ? "" : " (the timing did not settle in the budget: this machine is busy)", rt->rate, rt->unit,
-             100.0 * rt->fraction, rt->peak_name, rt->peak, rt->unit);
+        snprintf(text, size, "%.2f\u00d7 the speed of %s (profile: %s)", d->speedup, baseline, r->profile.name);
+    clk_append(text, size,
+               "\n%.3f ms against %.3f ms for %s, median of %d interleaved pairs%s\n%.1f %s, %.0f%% of %s (%.1f %s)",
+               d->student_ms, d->baseline_ms, baseline, d->pairs,
+               d->settled ? "" : " (the timing did not settle in the budget: this machine is busy)", rt->rate,
+               rt->unit, 100.0 * rt->fraction, rt->peak_name, rt->peak, rt->unit);
 }
 
 /* Judges the times against the profile: the text, the metrics for --bench, and whether it passed. */
@@ -103,7 +102,7 @@ static int judge_timing(const struct lab_run *r, const struct grade_case *c, con
         if (rule->min_peak_fraction > 0) {
             char needs[64];
             snprintf(needs, sizeof needs, "\nneeds %.0f%% of the peak", 100.0 * rule->min_peak_fraction);
-            result_append(text, TEXT_SIZE, "%s%s", needs, "");
+            clk_append(text, TEXT_SIZE, "%s", needs);
         }
         return passed;
     }
@@ -124,7 +123,7 @@ static void check_timed(struct lab_run *r, const struct grade_case *c, struct ca
     struct wire_message m;
     const struct wire_spot_done *done;
     if (getrandom(&request.sample_seed, sizeof request.sample_seed, 0) != sizeof request.sample_seed)
-        request.sample_seed = (uint64_t)(sandbox_now() * 1e9);
+        request.sample_seed = (uint64_t)(clk_now_s() * 1e9);
     if (session_ask(&r->session, WIRE_SPOT, &request, sizeof request, WIRE_SPOT_DONE,
                     sizeof *done + SPOT_SAMPLES * sizeof(float), &m) != 0 || m.length < sizeof *done) {
         wire_message_free(&m);
@@ -161,9 +160,9 @@ static int report_timing(const struct lab_run *r, const struct grade_case *c, co
 {
     int passed = judge_timing(r, c, done, text, metrics, metrics_size);
     if (rule_of(r)->informational && rule_of(r)->note[0])
-        result_append(text, TEXT_SIZE, "\n%s%s", rule_of(r)->note, "");
+        clk_append(text, TEXT_SIZE, "\n%s", rule_of(r)->note);
     if (!passed)
-        result_append(text, TEXT_SIZE, "\nsee %s for the optimisation this test looks for%s", r->lab->perf.handout, "");
+        clk_append(text, TEXT_SIZE, "\nsee %s for the optimisation this test looks for", r->lab->perf.handout);
     return passed;
 }
 

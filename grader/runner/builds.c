@@ -2,6 +2,7 @@
 
 #include "program.h"
 #include "judge/result.h"
+#include "text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +23,7 @@ static int build_one(const struct clk_env *env, const struct grade_lab_spec *lab
     if (!b->programs[i]) {
         snprintf(reason, size, "%s", log ? log : "the build failed");
         if (tile)
-            result_append(reason, size, "\n(built with %s%s)", options, "");
+            clk_append(reason, size, "\n(built with %s)", options);
         free(log);
         return -1;
     }

@@ -2,6 +2,7 @@
 #include "runner/sandbox.h"
 
 #include "runner/landlock.h"
+#include "timing.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -58,13 +59,6 @@ static void resolve_runner(void)
         runner.gid = pw->pw_gid;
         snprintf(runner.name, sizeof runner.name, "%s", pw->pw_name);
     }
-}
-
-double sandbox_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
 /* Tasks (processes and threads) the user already has, so a per-user cap leaves room for exactly our allowance. */
@@ -263,7 +257,7 @@ int sandbox_spawn(char *const argv[], const struct sandbox_policy *p, struct san
     memset(child, 0, sizeof *child);
     child->request_fd = child->reply_fd = child->output_fd = -1;
     child->output_limit = p->output_limit;
-    child->deadline = sandbox_now() + p->timeout_s;
+    child->deadline = clk_now_s() + p->timeout_s;
     if (p->untrusted) {
         resolve_runner();
         if (bubblewrap < 0)
@@ -390,19 +384,19 @@ void sandbox_kill_orphans(void)
 
 void sandbox_finish(struct sandbox_child *child, struct sandbox_outcome *outcome)
 {
-    int status = 0, timed_out = 0, stopping = child->stop_soon && sandbox_now() + 0.5 < child->deadline;
-    double deadline = stopping ? sandbox_now() + 0.5 : child->deadline;
+    int status = 0, timed_out = 0, stopping = child->stop_soon && clk_now_s() + 0.5 < child->deadline;
+    double deadline = stopping ? clk_now_s() + 0.5 : child->deadline;
     pid_t done = 0;
     close_fd(&child->request_fd);
     while (child->output_fd >= 0 && !timed_out) {
         struct pollfd pfd = {child->output_fd, POLLIN, 0};
-        double left = deadline - sandbox_now();
+        double left = deadline - clk_now_s();
         timed_out = left <= 0;
         if (!timed_out && poll(&pfd, 1, (int)(left * 1000) + 1) > 0)
             sandbox_drain(child);
     }
     while (!timed_out && (done = waitpid(child->pid, &status, WNOHANG)) == 0) {
-        timed_out = sandbox_now() >= deadline;
+        timed_out = clk_now_s() >= deadline;
         usleep(1000);
     }
     kill(-child->pid, SIGKILL);

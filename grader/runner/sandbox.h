@@ -68,9 +68,6 @@ int sandbox_exec(char *const argv[], const struct sandbox_policy *policy, struct
 /* Finds name in PATH and writes its full path to path; returns 0, or -1 when it is not installed. */
 int sandbox_find_program(const char *name, char *path, size_t size);
 
-/* Seconds on the monotonic clock. */
-double sandbox_now(void);
-
 /* Makes this process the reaper of every orphan it leaves, so nothing outlives the grader; call once at start,
    and again in a forked child that spawns confined programs (the setting is not inherited). */
 void sandbox_init(void);

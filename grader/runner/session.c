@@ -1,5 +1,6 @@
 #define _GNU_SOURCE /* memfd_create */
 #include "runner/session.h"
+#include "timing.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -35,10 +36,10 @@ int session_start(struct session *s, char *const argv[], const struct sandbox_po
 /* Waits for one whole message, reading the runner's output meanwhile so that it never blocks on a full pipe. */
 static int receive(struct session *s, size_t max_length, struct wire_message *message)
 {
-    double limit = s->ask_limit_s > 0 ? sandbox_now() + s->ask_limit_s : s->child.deadline;
+    double limit = s->ask_limit_s > 0 ? clk_now_s() + s->ask_limit_s : s->child.deadline;
     for (;;) {
         struct pollfd fds[2] = {{s->child.reply_fd, POLLIN, 0}, {s->child.output_fd, POLLIN, 0}};
-        double end = limit < s->child.deadline ? limit : s->child.deadline, left = end - sandbox_now();
+        double end = limit < s->child.deadline ? limit : s->child.deadline, left = end - clk_now_s();
         int rc;
         if (left <= 0) {
             s->late = end < s->child.deadline;
