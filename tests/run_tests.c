@@ -49,7 +49,7 @@ int main(void)
     sandbox_init();
     Suite *(*const suites[])(void) = {
         clerr_suite,     device_suite,    timing_suite,  data_suite,      files_suite,     options_suite,
-        reference_suite, verify_suite,    program_suite, labhost_suite,   compare_suite,   result_suite,
+        reference_suite, problem_suite, verify_suite,    program_suite, labhost_suite,   compare_suite,   result_suite,
         safetext_suite,  report_suite,    cli_suite,     sandbox_suite,   labs_suite,      profile_suite,
         calibrate_suite, perf_suite,      export_suite,  bench_suite,     workflows_suite, docs_suite, solutions_suite,
         grade_suite,     batch_suite,     runner_suite,  gradescope_suite, release_suite,  sanitize_suite,

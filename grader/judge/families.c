@@ -2,6 +2,7 @@
 #include "judge/families.h"
 
 #include "data.h"
+#include "problem.h"
 #include "reference.h"
 
 #include <math.h>
@@ -82,46 +83,9 @@ static void vadd_describe(const struct grade_case *c, char *text, size_t size)
              c->dims[0], c->local[0], groups_for(c, 0) * c->local[0]);
 }
 
-static size_t vadd_host_reference(const size_t *dims, uint64_t seed, double **expected, double **bound)
-{
-    size_t n = dims[0];
-    float *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
-    *expected = malloc(n * sizeof **expected);
-    *bound = malloc(n * sizeof **bound);
-    if (a && b && *expected && *bound) {
-        clk_fill_real(a, n, seed, 0);
-        clk_fill_real(b, n, seed, 1);
-        clk_ref_vadd(a, b, n, *expected, *bound);
-    } else
-        n = 0;
-    free(a);
-    free(b);
-    return n;
-}
-
 static double vadd_bytes(const struct grade_case *c)
 {
     return 3.0 * sizeof(float) * c->dims[0];
-}
-
-/* The probe computes a - b. */
-static size_t vadd_probe_reference(const size_t *dims, uint64_t seed, double **expected, double **bound)
-{
-    size_t n = dims[0];
-    float *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
-    *expected = malloc(n * sizeof **expected);
-    *bound = malloc(n * sizeof **bound);
-    if (a && b && *expected && *bound) {
-        clk_fill_real(a, n, seed, 0);
-        clk_fill_real(b, n, seed, 1);
-        for (size_t i = 0; i < n; i++)
-            b[i] = -b[i];
-        clk_ref_vadd(a, b, n, *expected, *bound);
-    } else
-        n = 0;
-    free(a);
-    free(b);
-    return n;
 }
 
 static size_t vadd_length(const struct grade_case *c)
@@ -137,9 +101,14 @@ static void vadd_spot(const struct grade_case *c, uint64_t seed, size_t index, d
 }
 
 const struct grade_family grade_family_vadd = {
-    .prepare = vadd_prepare, .describe = vadd_describe, .host_reference = vadd_host_reference, .dim_count = 1,
-    .work = vadd_bytes, .probe_reference = vadd_probe_reference, .probe_file = "probe_vadd.cl",
-    .result_length = vadd_length, .spot = vadd_spot,
+    .prepare = vadd_prepare,
+    .describe = vadd_describe,
+    .problem = CLK_PROBLEM_VADD,
+    .dim_count = 1,
+    .work = vadd_bytes,
+    .probe_file = "probe_vadd.cl",
+    .result_length = vadd_length,
+    .spot = vadd_spot,
 };
 
 /* --- dot: partial sums (lab 3: one per work-item; lab 4: one per work-group) --- */
@@ -192,48 +161,10 @@ static void dot_groups_finish(const struct grade_launch *launch, const float *ou
     result[0] = (float)sum;
 }
 
-static size_t dot_host_reference(const size_t *dims, uint64_t seed, double **expected, double **bound)
-{
-    size_t n = dims[0], count = 1;
-    float *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
-    *expected = malloc(sizeof **expected);
-    *bound = malloc(sizeof **bound);
-    if (a && b && *expected && *bound) {
-        clk_fill_real(a, n, seed, 0);
-        clk_fill_real(b, n, seed, 1);
-        clk_ref_dot(a, b, n, *expected, *bound);
-        **bound *= 2.0; /* the host adds partials in its own order */
-    } else
-        count = 0;
-    free(a);
-    free(b);
-    return count;
-}
-
 /* The bytes read; the partials written are few. */
 static double dot_bytes(const struct grade_case *c)
 {
     return 2.0 * sizeof(float) * c->dims[0];
-}
-
-/* The probes sum a alone: the dot product of a with ones. */
-static size_t dot_probe_reference(const size_t *dims, uint64_t seed, double **expected, double **bound)
-{
-    size_t n = dims[0], count = 1;
-    float *a = malloc(n * sizeof *a), *ones = malloc(n * sizeof *ones);
-    *expected = malloc(sizeof **expected);
-    *bound = malloc(sizeof **bound);
-    if (a && ones && *expected && *bound) {
-        clk_fill_real(a, n, seed, 0);
-        for (size_t i = 0; i < n; i++)
-            ones[i] = 1.0f;
-        clk_ref_dot(a, ones, n, *expected, *bound);
-        **bound *= 2.0; /* the host adds partials in its own order */
-    } else
-        count = 0;
-    free(a);
-    free(ones);
-    return count;
 }
 
 /* The sum of a[i] b[i] for i = first, first + step, ... below n, drawn input by input, with its bound. */
@@ -276,12 +207,23 @@ static void dot_groups_spot(const struct grade_case *c, uint64_t seed, size_t in
 }
 
 const struct grade_family grade_family_dot_partials = {
-    .prepare = dot_partials_prepare, .describe = describe_1d, .host_reference = dot_host_reference,
-    .dim_count = 1, .work = dot_bytes, .probe_reference = dot_probe_reference,
-    .probe_file = "probe_dot_partials.cl", .result_length = dot_partials_length, .spot = dot_partials_spot,
+    .prepare = dot_partials_prepare,
+    .describe = describe_1d,
+    .problem = CLK_PROBLEM_DOT,
+    .dim_count = 1,
+    .work = dot_bytes,
+    .probe_file = "probe_dot_partials.cl",
+    .result_length = dot_partials_length,
+    .spot = dot_partials_spot,
 };
 const struct grade_family grade_family_dot_groups = {
-    .prepare = dot_groups_prepare, .finish = dot_groups_finish, .describe = describe_1d,
-    .host_reference = dot_host_reference, .dim_count = 1, .work = dot_bytes, .probe_reference = dot_probe_reference,
-    .probe_file = "probe_dot_groups.cl", .result_length = dot_groups_length, .spot = dot_groups_spot,
+    .prepare = dot_groups_prepare,
+    .finish = dot_groups_finish,
+    .describe = describe_1d,
+    .problem = CLK_PROBLEM_DOT,
+    .dim_count = 1,
+    .work = dot_bytes,
+    .probe_file = "probe_dot_groups.cl",
+    .result_length = dot_groups_length,
+    .spot = dot_groups_spot,
 };

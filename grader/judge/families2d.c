@@ -2,6 +2,7 @@
 #include "judge/families.h"
 
 #include "data.h"
+#include "problem.h"
 #include "reference.h"
 #include "text.h"
 
@@ -90,45 +91,9 @@ static void matmul_describe(const struct grade_case *c, char *text, size_t size)
     describe_2d(c, what, text, size);
 }
 
-static size_t matmul_host_reference(const size_t *dims, uint64_t seed, double **expected, double **bound)
-{
-    size_t M = dims[0], N = dims[1], K = dims[2], count = M * N;
-    float *A = malloc(M * K * sizeof *A), *B = malloc(K * N * sizeof *B);
-    *expected = malloc(count * sizeof **expected);
-    *bound = malloc(count * sizeof **bound);
-    if (A && B && *expected && *bound) {
-        clk_fill_real(A, M * K, seed, 0);
-        clk_fill_real(B, K * N, seed, 1);
-        clk_ref_matmul(A, B, M, N, K, *expected, *bound);
-    } else
-        count = 0;
-    free(A);
-    free(B);
-    return count;
-}
-
 static double matmul_flops(const struct grade_case *c)
 {
     return 2.0 * c->dims[0] * c->dims[1] * c->dims[2];
-}
-
-/* The probe sums A's rows: A times a B of ones. */
-static size_t matmul_probe_reference(const size_t *dims, uint64_t seed, double **expected, double **bound)
-{
-    size_t M = dims[0], N = dims[1], K = dims[2], count = M * N;
-    float *A = malloc(M * K * sizeof *A), *ones = malloc(K * N * sizeof *ones);
-    *expected = malloc(count * sizeof **expected);
-    *bound = malloc(count * sizeof **bound);
-    if (A && ones && *expected && *bound) {
-        clk_fill_real(A, M * K, seed, 0);
-        for (size_t i = 0; i < K * N; i++)
-            ones[i] = 1.0f;
-        clk_ref_matmul(A, ones, M, N, K, *expected, *bound);
-    } else
-        count = 0;
-    free(A);
-    free(ones);
-    return count;
 }
 
 static size_t matmul_length(const struct grade_case *c)
@@ -150,14 +115,26 @@ static void matmul_spot(const struct grade_case *c, uint64_t seed, size_t index,
 }
 
 const struct grade_family grade_family_matmul = {
-    .prepare = matmul_prepare, .describe = matmul_describe, .host_reference = matmul_host_reference,
-    .dim_count = 3, .work = matmul_flops, .work_is_flops = 1, .probe_reference = matmul_probe_reference,
-    .probe_file = "probe_matmul.cl", .result_length = matmul_length, .spot = matmul_spot,
+    .prepare = matmul_prepare,
+    .describe = matmul_describe,
+    .problem = CLK_PROBLEM_MATMUL,
+    .dim_count = 3,
+    .work = matmul_flops,
+    .work_is_flops = 1,
+    .probe_file = "probe_matmul.cl",
+    .result_length = matmul_length,
+    .spot = matmul_spot,
 };
 const struct grade_family grade_family_matmul_swapped = {
-    .prepare = matmul_swapped_prepare, .describe = matmul_describe, .host_reference = matmul_host_reference,
-    .dim_count = 3, .work = matmul_flops, .work_is_flops = 1, .probe_reference = matmul_probe_reference,
-    .probe_file = "probe_matmul.cl", .result_length = matmul_length, .spot = matmul_spot,
+    .prepare = matmul_swapped_prepare,
+    .describe = matmul_describe,
+    .problem = CLK_PROBLEM_MATMUL,
+    .dim_count = 3,
+    .work = matmul_flops,
+    .work_is_flops = 1,
+    .probe_file = "probe_matmul.cl",
+    .result_length = matmul_length,
+    .spot = matmul_spot,
 };
 
 /* --- transpose: out (cols x rows) = in (rows x cols) transposed --- */
@@ -184,41 +161,9 @@ static void transpose_describe(const struct grade_case *c, char *text, size_t si
     describe_2d(c, what, text, size);
 }
 
-static size_t transpose_host_reference(const size_t *dims, uint64_t seed, double **expected, double **bound)
-{
-    size_t rows = dims[0], cols = dims[1], count = rows * cols;
-    float *in = malloc(count * sizeof *in);
-    *expected = malloc(count * sizeof **expected);
-    *bound = malloc(count * sizeof **bound);
-    if (in && *expected && *bound) {
-        clk_fill_real(in, count, seed, 0);
-        clk_ref_transpose(in, rows, cols, *expected, *bound);
-    } else
-        count = 0;
-    free(in);
-    return count;
-}
-
 static double transpose_bytes(const struct grade_case *c)
 {
     return 2.0 * sizeof(float) * c->dims[0] * c->dims[1];
-}
-
-/* The probe copies: out holds in, element for element. */
-static size_t transpose_probe_reference(const size_t *dims, uint64_t seed, double **expected, double **bound)
-{
-    size_t count = dims[0] * dims[1];
-    float *in = malloc(count * sizeof *in);
-    *expected = malloc(count * sizeof **expected);
-    *bound = calloc(count, sizeof **bound);
-    if (in && *expected && *bound) {
-        clk_fill_real(in, count, seed, 0);
-        for (size_t i = 0; i < count; i++)
-            (*expected)[i] = in[i];
-    } else
-        count = 0;
-    free(in);
-    return count;
 }
 
 static size_t transpose_length(const struct grade_case *c)
@@ -236,7 +181,12 @@ static void transpose_spot(const struct grade_case *c, uint64_t seed, size_t ind
 }
 
 const struct grade_family grade_family_transpose = {
-    .prepare = transpose_prepare, .describe = transpose_describe, .host_reference = transpose_host_reference,
-    .dim_count = 2, .work = transpose_bytes, .probe_reference = transpose_probe_reference,
-    .probe_file = "probe_transpose.cl", .result_length = transpose_length, .spot = transpose_spot,
+    .prepare = transpose_prepare,
+    .describe = transpose_describe,
+    .problem = CLK_PROBLEM_TRANSPOSE,
+    .dim_count = 2,
+    .work = transpose_bytes,
+    .probe_file = "probe_transpose.cl",
+    .result_length = transpose_length,
+    .spot = transpose_spot,
 };

@@ -8,6 +8,7 @@
 #include "runner/scratch.h"
 #include "judge/compare.h"
 #include "text.h"
+#include "problem.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -181,7 +182,7 @@ static int prepare(const struct hostprog_job *job, struct host_run *h, char *rea
 struct host_check {
     const char *size;
     const char *kernel; /* relative to its folder */
-    size_t (*reference)(const size_t *dims, uint64_t seed, double **expected, double **bound);
+    int probe; /* the reference is the probe kernel's (clk_problem_probe) */
     const char *what;   /* for the report: "--size 1000" or "the probe kernel" */
     int simulated;      /* run under Oclgrind, whose findings fail it */
 };
@@ -228,7 +229,7 @@ static int check_output(const struct hostprog_job *job, const struct host_run *h
     char *bytes;
     int passed = 0;
     clk_parse_dims(check->size, dims, job->lab->family->dim_count);
-    expected_count = check->reference(dims, job->seed, &expected, &bound);
+    expected_count = clk_problem_reference(job->lab->family->problem, dims, job->seed, check->probe, &expected, &bound);
     bytes = scratch_read_untrusted(h->out, expected_count * sizeof(float) + 4096, &length);
     count = length / sizeof(float);
     reason[0] = '\0';
@@ -335,15 +336,15 @@ void hostprog_test(const struct hostprog_job *job, struct grade_lab_result *resu
        under Oclgrind: a host program passes when it rounds its grid up, handles any size, runs the kernel it is
        given, and sets up every buffer and __local argument at the size the kernel uses. */
     struct host_check checks[] = {
-        {.size = lab->host_small, .kernel = h.kernel, .reference = lab->family->host_reference,
+        {.size = lab->host_small, .kernel = h.kernel, .probe = 0,
          .what = "a small size, no multiple of a work-group"},
-        {.size = lab->host_size, .kernel = h.kernel, .reference = lab->family->host_reference,
+        {.size = lab->host_size, .kernel = h.kernel, .probe = 0,
          .what = "the lab's size"},
-        {.size = lab->host_small, .kernel = probe, .reference = lab->family->probe_reference,
+        {.size = lab->host_small, .kernel = probe, .probe = 1,
          .what = "with the kit's probe kernel, which computes something else, it did not write the probe's result "
                  "(does it run the kernel --kernel names?)"},
         /* With the probe, the kit's own kernel, so that a bug of the submitted kernel is not charged twice. */
-        {.size = lab->host_small, .kernel = probe, .reference = lab->family->probe_reference,
+        {.size = lab->host_small, .kernel = probe, .probe = 1,
          .what = "under Oclgrind, the reference judge, with the kit's probe kernel", .simulated = 1},
     };
     size_t count = sizeof checks / sizeof checks[0] - (sanitize_available() ? 0 : 1);

@@ -4,6 +4,7 @@
 #define CLKIT_GRADER_LABS_H
 
 #include "clerr.h"
+#include "problem.h"
 #include "judge/compare.h"
 
 #include <stddef.h>
@@ -66,16 +67,15 @@ struct grade_family {
     void (*finish)(const struct grade_launch *launch, const float *output, float *result);
     /* Describes case c in a few words, e.g. "n=65, local 64". */
     void (*describe)(const struct grade_case *c, char *text, size_t size);
-    /* The result a host program must write for --size dims --seed seed; returns its length, or 0. */
-    size_t (*host_reference)(const size_t *dims, uint64_t seed, double **expected, double **bound);
+    /* The problem a host program makes from --size and --seed (common/problem.h): what it must write, and with the
+       kit's probe kernel (probe_file in kernels/, its kernel named PROBE_KERNEL) instead of the lab's, what the
+       probe computes, proof that it runs the kernel it is given. */
+    enum clk_problem_kind problem;
+    const char *probe_file;
     int dim_count; /* numbers in --size */
     /* The bytes moved (or, for work_is_flops, the floating-point operations) of case c. */
     double (*work)(const struct grade_case *c);
     int work_is_flops;
-    /* What a host program must write for --size dims --seed seed when it runs probe_file (in kernels/, its kernel
-       named PROBE_KERNEL) instead of the lab's kernel: proof that it runs the kernel it is given. */
-    size_t (*probe_reference)(const size_t *dims, uint64_t seed, double **expected, double **bound);
-    const char *probe_file;
     /* The length of case c's compared result (after finish). */
     size_t (*result_length)(const struct grade_case *c);
     /* Element index of case c's result with real data from seed, worked out alone from single inputs, with its

@@ -1,7 +1,6 @@
 /* Lab 5 host program: a 2-D NDRange over C, dimension 0 along its columns. */
-#include "data.h"
 #include "labhost.h"
-#include "reference.h"
+#include "problem.h"
 #include "timing.h"
 
 #include <stdio.h>
@@ -55,32 +54,24 @@ int main(int argc, char **argv)
     int rc = clk_parse_options(argc, argv, &program_info, &opts);
     size_t M = opts.dims[0], N = opts.dims[1], K = opts.dims[2];
     int mnk[3] = {(int)M, (int)N, (int)K};
-    float *A = NULL, *B = NULL, *C = NULL;
-    double *expected = NULL, *bound = NULL, ms = 0.0;
+    struct clk_problem problem = {0};
+    float *C = NULL;
+    double ms = 0.0;
     char what[96];
     if (rc != 0)
         return rc == 1 ? 0 : 2;
     rc = 1;
-    A = clk_lab_alloc(M * K, sizeof *A, "A");
-    B = clk_lab_alloc(K * N, sizeof *B, "B");
-    C = clk_lab_alloc(M * N, sizeof *C, "C");
-    expected = clk_lab_alloc(M * N, sizeof *expected, "the reference");
-    bound = clk_lab_alloc(M * N, sizeof *bound, "the bounds");
-    if (!A || !B || !C || !expected || !bound || clk_lab_open(&opts, "matmul_naive", "", &lab) != 0)
+    /* A and B from --seed, and the CPU reference of C = A B */
+    if (clk_problem_make(CLK_PROBLEM_MATMUL, opts.dims, opts.seed, &problem) != 0 ||
+        !(C = clk_lab_alloc(M * N, sizeof *C, "C")) || clk_lab_open(&opts, "matmul_naive", "", &lab) != 0)
         goto cleanup;
-    clk_fill_real(A, M * K, opts.seed, 0);
-    clk_fill_real(B, K * N, opts.seed, 1);
-    clk_ref_matmul(A, B, M, N, K, expected, bound);
-    if (run(&lab, A, B, C, mnk, &ms) != 0)
+    if (run(&lab, problem.inputs[0], problem.inputs[1], C, mnk, &ms) != 0)
         goto cleanup;
     snprintf(what, sizeof what, "matmul_naive %zux%zux%zu", M, N, K);
-    rc = clk_lab_verdict(what, &opts, C, expected, bound, M * N, ms, 2.0 * M * N * K / (ms * 1e6), "GFLOP/s");
+    rc = clk_lab_verdict(what, &opts, C, problem.expected, problem.bound, M * N, ms, 2.0 * M * N * K / (ms * 1e6), "GFLOP/s");
 cleanup:
     clk_lab_close(&lab);
-    free(A);
-    free(B);
+    clk_problem_free(&problem);
     free(C);
-    free(expected);
-    free(bound);
     return rc;
 }

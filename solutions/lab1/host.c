@@ -1,11 +1,10 @@
 /* Lab 1 host program: every host step of an OpenCL program, written out. */
 #include "clerr.h"
-#include "data.h"
 #include "device.h"
 #include "files.h"
 #include "labhost.h"
+#include "problem.h"
 #include "program.h"
-#include "reference.h"
 #include "timing.h"
 
 #include <stdio.h>
@@ -96,32 +95,24 @@ int main(int argc, char **argv)
     struct clk_device_info chosen;
     int rc = clk_parse_options(argc, argv, &program_info, &opts);
     size_t n = opts.dims[0];
-    float *a = NULL, *b = NULL, *c = NULL;
-    double *expected = NULL, *bound = NULL, ms = 0.0;
+    struct clk_problem problem = {0};
+    float *c = NULL;
+    double ms = 0.0;
     if (rc != 0)
         return rc == 1 ? 0 : 2;
     rc = 1;
-    a = malloc(n * sizeof *a);
-    b = malloc(n * sizeof *b);
-    c = calloc(n, sizeof *c);
-    expected = malloc(n * sizeof *expected);
-    bound = malloc(n * sizeof *bound);
-    if (!a || !b || !c || !expected || !bound) {
-        fprintf(stderr, "error: out of host memory for n = %zu\n", n);
+    /* Step 1, the host data: a and b from --seed, and the CPU reference of c = a + b. */
+    if (clk_problem_make(CLK_PROBLEM_VADD, opts.dims, opts.seed, &problem) != 0 ||
+        !(c = clk_lab_alloc(n, sizeof *c, "c")))
         goto cleanup;
-    }
-    clk_fill_real(a, n, opts.seed, 0);
-    clk_fill_real(b, n, opts.seed, 1);
-    clk_ref_vadd(a, b, n, expected, bound);
-    /* Steps 1-2: clk_select_device walks clGetPlatformIDs and clGetDeviceIDs to honour --device. */
-    if (clk_select_device(opts.device, &chosen) != 0 || run(chosen.device, opts.kernel, a, b, c, (int)n, &ms) != 0)
+    /* Step 2: clk_select_device walks clGetPlatformIDs and clGetDeviceIDs to honour --device. */
+    if (clk_select_device(opts.device, &chosen) != 0 ||
+        run(chosen.device, opts.kernel, problem.inputs[0], problem.inputs[1], c, (int)n, &ms) != 0)
         goto cleanup;
-    rc = clk_lab_verdict("vadd", &opts, c, expected, bound, n, ms, clk_gbps(3.0 * n * sizeof(float), ms), "GB/s");
+    rc = clk_lab_verdict("vadd", &opts, c, problem.expected, problem.bound, n, ms, clk_gbps(3.0 * n * sizeof(float), ms),
+                         "GB/s");
 cleanup:
-    free(a);
-    free(b);
+    clk_problem_free(&problem);
     free(c);
-    free(expected);
-    free(bound);
     return rc;
 }

@@ -1,7 +1,6 @@
 /* Lab 2 host program: a fixed, small grid covers any n through the kernel's stride loop. */
-#include "data.h"
 #include "labhost.h"
-#include "reference.h"
+#include "problem.h"
 #include "timing.h"
 
 #include <stdio.h>
@@ -48,32 +47,24 @@ int main(int argc, char **argv)
     struct clk_lab lab = {0};
     int rc = clk_parse_options(argc, argv, &program_info, &opts);
     size_t n = opts.dims[0];
-    float *a = NULL, *b = NULL, *c = NULL;
-    double *expected = NULL, *bound = NULL, ms = 0.0;
+    struct clk_problem problem = {0};
+    float *c = NULL;
+    double ms = 0.0;
     char what[64];
     if (rc != 0)
         return rc == 1 ? 0 : 2;
     rc = 1;
-    a = clk_lab_alloc(n, sizeof *a, "a");
-    b = clk_lab_alloc(n, sizeof *b, "b");
-    c = clk_lab_alloc(n, sizeof *c, "c");
-    expected = clk_lab_alloc(n, sizeof *expected, "the reference");
-    bound = clk_lab_alloc(n, sizeof *bound, "the bounds");
-    if (!a || !b || !c || !expected || !bound || clk_lab_open(&opts, "vadd_stride", "", &lab) != 0)
+    /* a and b from --seed, and the CPU reference of c = a + b */
+    if (clk_problem_make(CLK_PROBLEM_VADD, opts.dims, opts.seed, &problem) != 0 ||
+        !(c = clk_lab_alloc(n, sizeof *c, "c")) || clk_lab_open(&opts, "vadd_stride", "", &lab) != 0)
         goto cleanup;
-    clk_fill_real(a, n, opts.seed, 0);
-    clk_fill_real(b, n, opts.seed, 1);
-    clk_ref_vadd(a, b, n, expected, bound);
-    if (run(&lab, a, b, c, (int)n, &ms) != 0)
+    if (run(&lab, problem.inputs[0], problem.inputs[1], c, (int)n, &ms) != 0)
         goto cleanup;
     snprintf(what, sizeof what, "vadd_stride n=%zu", n);
-    rc = clk_lab_verdict(what, &opts, c, expected, bound, n, ms, clk_gbps(3.0 * n * sizeof(float), ms), "GB/s");
+    rc = clk_lab_verdict(what, &opts, c, problem.expected, problem.bound, n, ms, clk_gbps(3.0 * n * sizeof(float), ms), "GB/s");
 cleanup:
     clk_lab_close(&lab);
-    free(a);
-    free(b);
+    clk_problem_free(&problem);
     free(c);
-    free(expected);
-    free(bound);
     return rc;
 }

@@ -1,7 +1,6 @@
 /* Lab 4 host program: a local-memory reduction leaves one partial per work-group. */
-#include "data.h"
 #include "labhost.h"
-#include "reference.h"
+#include "problem.h"
 #include "timing.h"
 
 #include <stdio.h>
@@ -63,31 +62,28 @@ int main(int argc, char **argv)
     struct clk_lab lab = {0};
     int rc = clk_parse_options(argc, argv, &program_info, &opts);
     size_t n = opts.dims[0];
-    float *a = NULL, *b = NULL, *partial = NULL, dot;
-    double expected = 0.0, bound = 0.0, sum = 0.0, ms = 0.0;
+    struct clk_problem problem = {0};
+    float *partial = NULL, dot;
+    double sum = 0.0, ms = 0.0;
     char what[64];
     if (rc != 0)
         return rc == 1 ? 0 : 2;
     rc = 1;
-    a = clk_lab_alloc(n, sizeof *a, "a");
-    b = clk_lab_alloc(n, sizeof *b, "b");
-    partial = clk_lab_alloc(GROUPS, sizeof *partial, "the partial sums");
-    if (!a || !b || !partial || clk_lab_open(&opts, "dot_local", "", &lab) != 0)
+    /* a and b from --seed, and the CPU reference of their dot product */
+    if (clk_problem_make(CLK_PROBLEM_DOT, opts.dims, opts.seed, &problem) != 0 ||
+        !(partial = clk_lab_alloc(GROUPS, sizeof *partial, "the partial sums")) ||
+        clk_lab_open(&opts, "dot_local", "", &lab) != 0)
         goto cleanup;
-    clk_fill_real(a, n, opts.seed, 0);
-    clk_fill_real(b, n, opts.seed, 1);
-    clk_ref_dot(a, b, n, &expected, &bound);
-    if (run(&lab, a, b, partial, (int)n, &ms) != 0)
+    if (run(&lab, problem.inputs[0], problem.inputs[1], partial, (int)n, &ms) != 0)
         goto cleanup;
     for (size_t i = 0; i < GROUPS; i++)
         sum += partial[i];
     dot = (float)sum;
     snprintf(what, sizeof what, "dot_local n=%zu", n);
-    rc = clk_lab_verdict(what, &opts, &dot, &expected, &bound, 1, ms, clk_gbps(2.0 * n * sizeof(float), ms), "GB/s");
+    rc = clk_lab_verdict(what, &opts, &dot, problem.expected, problem.bound, 1, ms, clk_gbps(2.0 * n * sizeof(float), ms), "GB/s");
 cleanup:
     clk_lab_close(&lab);
-    free(a);
-    free(b);
+    clk_problem_free(&problem);
     free(partial);
     return rc;
 }

@@ -1,7 +1,6 @@
 /* Lab 7 host program: a 2-D NDRange of TILE x TILE work-groups over the input matrix. */
-#include "data.h"
 #include "labhost.h"
-#include "reference.h"
+#include "problem.h"
 #include "timing.h"
 
 #include <stdio.h>
@@ -46,31 +45,27 @@ int main(int argc, char **argv)
     int rc = clk_parse_options(argc, argv, &program_info, &opts);
     size_t rows = opts.dims[0], cols = opts.dims[1];
     int shape[2] = {(int)rows, (int)cols};
-    float *in = NULL, *out = NULL;
-    double *expected = NULL, *bound = NULL, ms = 0.0;
+    struct clk_problem problem = {0};
+    float *out = NULL;
+    double ms = 0.0;
     char what[96], build_options[32];
     if (rc != 0)
         return rc == 1 ? 0 : 2;
     rc = 1;
     snprintf(build_options, sizeof build_options, "-DTILE=%d", TILE);
-    in = clk_lab_alloc(rows * cols, sizeof *in, "in");
-    out = clk_lab_alloc(rows * cols, sizeof *out, "out");
-    expected = clk_lab_alloc(rows * cols, sizeof *expected, "the reference");
-    bound = clk_lab_alloc(rows * cols, sizeof *bound, "the bounds");
-    if (!in || !out || !expected || !bound || clk_lab_open(&opts, "transpose", build_options, &lab) != 0)
+    /* in from --seed, and the CPU reference of its transpose */
+    if (clk_problem_make(CLK_PROBLEM_TRANSPOSE, opts.dims, opts.seed, &problem) != 0 ||
+        !(out = clk_lab_alloc(rows * cols, sizeof *out, "out")) ||
+        clk_lab_open(&opts, "transpose", build_options, &lab) != 0)
         goto cleanup;
-    clk_fill_real(in, rows * cols, opts.seed, 0);
-    clk_ref_transpose(in, rows, cols, expected, bound);
-    if (run(&lab, in, out, shape, &ms) != 0)
+    if (run(&lab, problem.inputs[0], out, shape, &ms) != 0)
         goto cleanup;
     snprintf(what, sizeof what, "transpose %zux%zu", rows, cols);
-    rc = clk_lab_verdict(what, &opts, out, expected, bound, rows * cols, ms,
+    rc = clk_lab_verdict(what, &opts, out, problem.expected, problem.bound, rows * cols, ms,
                          clk_gbps(2.0 * rows * cols * sizeof(float), ms), "GB/s");
 cleanup:
     clk_lab_close(&lab);
-    free(in);
+    clk_problem_free(&problem);
     free(out);
-    free(expected);
-    free(bound);
     return rc;
 }

@@ -1,0 +1,128 @@
+#include "problem.h"
+
+#include "data.h"
+#include "reference.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Input lengths and result length of a problem, from its kind and dims. */
+static void lengths_of(struct clk_problem *p)
+{
+    size_t *d = p->dims;
+    p->input_count = p->kind == CLK_PROBLEM_TRANSPOSE ? 1 : 2;
+    switch (p->kind) {
+    case CLK_PROBLEM_VADD:
+    case CLK_PROBLEM_DOT:
+        p->input_lengths[0] = p->input_lengths[1] = d[0];
+        p->length = p->kind == CLK_PROBLEM_DOT ? 1 : d[0];
+        break;
+    case CLK_PROBLEM_MATMUL:
+        p->input_lengths[0] = d[0] * d[2];
+        p->input_lengths[1] = d[2] * d[1];
+        p->length = d[0] * d[1];
+        break;
+    case CLK_PROBLEM_TRANSPOSE:
+        p->input_lengths[0] = p->length = d[0] * d[1];
+        break;
+    }
+}
+
+/* The reference of p's inputs by its kind. */
+static void compute(struct clk_problem *p)
+{
+    const float *a = p->inputs[0], *b = p->inputs[1];
+    switch (p->kind) {
+    case CLK_PROBLEM_VADD:
+        clk_ref_vadd(a, b, p->dims[0], p->expected, p->bound);
+        break;
+    case CLK_PROBLEM_DOT:
+        clk_ref_dot(a, b, p->dims[0], p->expected, p->bound);
+        p->bound[0] *= 2.0; /* the host adds the partial sums in its own order: one more rounding each */
+        break;
+    case CLK_PROBLEM_MATMUL:
+        clk_ref_matmul(a, b, p->dims[0], p->dims[1], p->dims[2], p->expected, p->bound);
+        break;
+    case CLK_PROBLEM_TRANSPOSE:
+        clk_ref_transpose(a, p->dims[0], p->dims[1], p->expected, p->bound);
+        break;
+    }
+}
+
+int clk_problem_make(enum clk_problem_kind kind, const size_t *dims, uint64_t seed, struct clk_problem *p)
+{
+    static const char *const names[] = {"the first input", "the second input"};
+    memset(p, 0, sizeof *p);
+    p->kind = kind;
+    memcpy(p->dims, dims, (kind == CLK_PROBLEM_MATMUL ? 3 : kind == CLK_PROBLEM_TRANSPOSE ? 2 : 1) * sizeof *dims);
+    lengths_of(p);
+    for (int i = 0; i < p->input_count; i++) {
+        if (!(p->inputs[i] = malloc((p->input_lengths[i] ? p->input_lengths[i] : 1) * sizeof(float)))) {
+            fprintf(stderr, "error: out of host memory for %s (%zu elements)\n", names[i], p->input_lengths[i]);
+            clk_problem_free(p);
+            return -1;
+        }
+        clk_fill_real(p->inputs[i], p->input_lengths[i], seed, (unsigned)i);
+    }
+    p->expected = malloc((p->length ? p->length : 1) * sizeof *p->expected);
+    p->bound = malloc((p->length ? p->length : 1) * sizeof *p->bound);
+    if (!p->expected || !p->bound) {
+        fprintf(stderr, "error: out of host memory for the reference (%zu elements)\n", p->length);
+        clk_problem_free(p);
+        return -1;
+    }
+    compute(p);
+    return 0;
+}
+
+void clk_problem_probe(struct clk_problem *p)
+{
+    float *second = p->inputs[1];
+    switch (p->kind) {
+    case CLK_PROBLEM_VADD:
+        for (size_t i = 0; i < p->input_lengths[1]; i++)
+            second[i] = -second[i];
+        compute(p);
+        break;
+    case CLK_PROBLEM_DOT:
+    case CLK_PROBLEM_MATMUL:
+        for (size_t i = 0; i < p->input_lengths[1]; i++)
+            second[i] = 1.0f;
+        compute(p);
+        break;
+    case CLK_PROBLEM_TRANSPOSE: /* a copy, exact */
+        for (size_t i = 0; i < p->length; i++) {
+            p->expected[i] = p->inputs[0][i];
+            p->bound[i] = 0.0;
+        }
+        break;
+    }
+}
+
+void clk_problem_free(struct clk_problem *p)
+{
+    for (int i = 0; i < 2; i++)
+        free(p->inputs[i]);
+    free(p->expected);
+    free(p->bound);
+    memset(p, 0, sizeof *p);
+}
+
+size_t clk_problem_reference(enum clk_problem_kind kind, const size_t *dims, uint64_t seed, int probe,
+                             double **expected, double **bound)
+{
+    struct clk_problem p;
+    size_t length;
+    *expected = *bound = NULL;
+    if (clk_problem_make(kind, dims, seed, &p) != 0)
+        return 0;
+    if (probe)
+        clk_problem_probe(&p);
+    *expected = p.expected;
+    *bound = p.bound;
+    length = p.length;
+    p.expected = p.bound = NULL;
+    clk_problem_free(&p);
+    return length;
+}

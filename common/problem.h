@@ -1,0 +1,42 @@
+/* A lab's problem as every program makes it from --size and --seed: its inputs and their CPU reference. The host
+   programs and the grader make them here, so that what a host program checks is what the grader expects. */
+#ifndef CLKIT_PROBLEM_H
+#define CLKIT_PROBLEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum clk_problem_kind {
+    CLK_PROBLEM_VADD,     /* dims: n; c = a + b */
+    CLK_PROBLEM_DOT,      /* dims: n; the dot product a.b, as a host adds partial sums */
+    CLK_PROBLEM_MATMUL,   /* dims: M, N, K; C (MxN) = A (MxK) B (KxN), row-major */
+    CLK_PROBLEM_TRANSPOSE /* dims: rows, cols; out (cols x rows) = in transposed */
+};
+
+struct clk_problem {
+    enum clk_problem_kind kind;
+    size_t dims[3];
+    float *inputs[2];        /* input i holds clk_fill_real(..., seed, i) */
+    size_t input_lengths[2];
+    int input_count;
+    double *expected, *bound; /* the reference result and each element's error bound */
+    size_t length;            /* elements in the result */
+};
+
+/* Makes problem p of kind at dims from seed: inputs and reference; returns 0, or -1 after printing what could not
+   be allocated. */
+int clk_problem_make(enum clk_problem_kind kind, const size_t *dims, uint64_t seed, struct clk_problem *p);
+
+/* Turns p into what the kit's probe kernel of its kind computes (kernels/probe_*.cl: a - b, the sum of a, A times a
+   B of ones, a copy), inputs and reference, so that a host program run with that kernel can be checked. */
+void clk_problem_probe(struct clk_problem *p);
+
+/* Frees what clk_problem_make allocated; safe on a zeroed problem. */
+void clk_problem_free(struct clk_problem *p);
+
+/* The reference alone (of the probe when probe is set), handed over in *expected and *bound for the caller to free,
+   the inputs freed; returns its length, or 0 when memory runs out. */
+size_t clk_problem_reference(enum clk_problem_kind kind, const size_t *dims, uint64_t seed, int probe,
+                             double **expected, double **bound);
+
+#endif

@@ -1,0 +1,66 @@
+#include "suites.h"
+
+#include "data.h"
+#include "problem.h"
+
+#include <stdlib.h>
+
+/* Inputs are clk_fill_real's streams 0 and 1, so that a host program and the grader make the same problem. */
+START_TEST(inputs_are_the_seeded_streams)
+{
+    struct clk_problem p;
+    const size_t dims[3] = {5, 3, 4};
+    ck_assert_int_eq(clk_problem_make(CLK_PROBLEM_MATMUL, dims, 7, &p), 0);
+    ck_assert_uint_eq(p.input_lengths[0], 20);
+    ck_assert_uint_eq(p.input_lengths[1], 12);
+    ck_assert_uint_eq(p.length, 15);
+    for (size_t i = 0; i < 20; i++)
+        ck_assert_float_eq(p.inputs[0][i], clk_real_at(7, 0, i));
+    for (size_t i = 0; i < 12; i++)
+        ck_assert_float_eq(p.inputs[1][i], clk_real_at(7, 1, i));
+    double c01 = 0.0; /* row 0, column 1 of A B, by hand */
+    for (size_t k = 0; k < 4; k++)
+        c01 += (double)p.inputs[0][k] * p.inputs[1][k * 3 + 1];
+    ck_assert_double_eq_tol(p.expected[1], c01, 1e-12);
+    clk_problem_free(&p);
+    ck_assert_ptr_null(p.expected);
+}
+END_TEST
+
+/* The probes: a - b, the sum of a (with the host's bound), and a copy. */
+START_TEST(probes_compute_what_the_probe_kernels_do)
+{
+    size_t n = 9, shape[2] = {3, 4};
+    double *expected, *bound, *plain_expected, *plain_bound;
+    ck_assert_uint_eq(clk_problem_reference(CLK_PROBLEM_VADD, &n, 3, 1, &expected, &bound), 9);
+    ck_assert_double_eq_tol(expected[4], (double)clk_real_at(3, 0, 4) - clk_real_at(3, 1, 4), 1e-12);
+    free(expected);
+    free(bound);
+    ck_assert_uint_eq(clk_problem_reference(CLK_PROBLEM_DOT, &n, 3, 1, &expected, &bound), 1);
+    double sum = 0.0;
+    for (size_t i = 0; i < n; i++)
+        sum += clk_real_at(3, 0, i);
+    ck_assert_double_eq_tol(expected[0], sum, 1e-9);
+    ck_assert_uint_eq(clk_problem_reference(CLK_PROBLEM_DOT, &n, 3, 0, &plain_expected, &plain_bound), 1);
+    ck_assert_double_ne(plain_expected[0], expected[0]);
+    free(expected);
+    free(bound);
+    free(plain_expected);
+    free(plain_bound);
+    ck_assert_uint_eq(clk_problem_reference(CLK_PROBLEM_TRANSPOSE, shape, 3, 1, &expected, &bound), 12);
+    ck_assert_double_eq(expected[5], clk_real_at(3, 0, 5)); /* a copy, not a transpose */
+    ck_assert_double_eq(bound[5], 0.0);
+    free(expected);
+    free(bound);
+}
+END_TEST
+
+Suite *problem_suite(void)
+{
+    Suite *s = suite_create("problem");
+    TCase *tc = tcase_create("make");
+    tcase_add_test(tc, inputs_are_the_seeded_streams);
+    tcase_add_test(tc, probes_compute_what_the_probe_kernels_do);
+    suite_add_tcase(s, tc);
+    return s;
+}
