@@ -28,12 +28,12 @@ static void complete_lab(const struct grade_lab_spec *lab, const char *why, stru
     struct grade_test ordered[GRADE_MAX_TESTS];
     int count = 0;
     for (int kind = 0; kind < GRADE_TEST_KINDS; kind++) {
-        const char *name = grade_test_name(lab, (enum grade_test_kind)kind);
+        const char *name = labs_test_name(lab, (enum grade_test_kind)kind);
         int found = 0;
         for (int t = 0; name && t < result->test_count; t++)
             found |= strcmp(result->tests[t].name, name) == 0;
         if (name && !found) {
-            struct grade_test *test = result_add(result, name, 0, grade_test_points(lab, (enum grade_test_kind)kind),
+            struct grade_test *test = result_add(result, name, 0, labs_test_points(lab, (enum grade_test_kind)kind),
                                                  0, why);
             if (test)
                 test->informational = kind == GRADE_TEST_SPEED;
@@ -41,11 +41,11 @@ static void complete_lab(const struct grade_lab_spec *lab, const char *why, stru
     }
     for (int kind = 0; kind < GRADE_TEST_KINDS; kind++)
         for (int t = 0; t < result->test_count; t++)
-            if (grade_test_name(lab, (enum grade_test_kind)kind) &&
-                strcmp(result->tests[t].name, grade_test_name(lab, (enum grade_test_kind)kind)) == 0)
+            if (labs_test_name(lab, (enum grade_test_kind)kind) &&
+                strcmp(result->tests[t].name, labs_test_name(lab, (enum grade_test_kind)kind)) == 0)
                 ordered[count++] = result->tests[t];
     for (int t = 0; t < result->test_count; t++) /* anything else keeps its place at the end */
-        if (!grade_lab_has_test(lab, result->tests[t].name))
+        if (!labs_has_test(lab, result->tests[t].name))
             ordered[count++] = result->tests[t];
     memcpy(result->tests, ordered, (size_t)count * sizeof ordered[0]);
     result->test_count = count;
@@ -134,7 +134,7 @@ static void wait_beside(pid_t pid)
    withdrawn, so that no figure stands beside a wrong result. */
 static void withdraw_speed(const struct grade_lab_spec *lab, struct grade_lab_result *result)
 {
-    const char *name = grade_test_name(lab, GRADE_TEST_SPEED);
+    const char *name = labs_test_name(lab, GRADE_TEST_SPEED);
     for (int t = 0; name && t < result->test_count; t++) {
         struct grade_test *test = &result->tests[t];
         char *reason = strdup("not reported: the kernel fails a correctness test above (its cases looked right on "

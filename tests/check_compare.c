@@ -19,17 +19,17 @@ static void setup(void)
     }
 }
 
-static struct check_summary compare_1d(size_t block, size_t grid)
+static struct compare_summary compare_1d(size_t block, size_t grid)
 {
-    struct check_shape shape = {.count = N, .block = block, .grid = grid};
-    struct check_summary summary;
-    check_compare(got, expected, bound, &shape, &summary);
+    struct compare_shape shape = {.count = N, .block = block, .grid = grid};
+    struct compare_summary summary;
+    compare_result(got, expected, bound, &shape, &summary);
     return summary;
 }
 
 START_TEST(right_result_has_no_pattern)
 {
-    struct check_summary s = compare_1d(64, 0);
+    struct compare_summary s = compare_1d(64, 0);
     ck_assert_uint_eq(s.wrong, 0);
     ck_assert_str_eq(s.pattern, "");
 }
@@ -38,12 +38,12 @@ END_TEST
 START_TEST(poison_means_never_written)
 {
     for (int i = 0; i < N; i++)
-        got[i] = check_poison();
-    struct check_summary s = compare_1d(64, 0);
+        got[i] = compare_poison();
+    struct compare_summary s = compare_1d(64, 0);
     ck_assert_uint_eq(s.wrong, N);
     ck_assert_uint_eq(s.never_written, N);
     ck_assert_ptr_nonnull(strstr(s.pattern, "wrote no element"));
-    ck_assert(isnan(check_poison()) && check_is_poison(check_poison()) && !check_is_poison(NAN));
+    ck_assert(isnan(compare_poison()) && compare_is_poison(compare_poison()) && !compare_is_poison(NAN));
 }
 END_TEST
 
@@ -57,7 +57,7 @@ END_TEST
 START_TEST(only_first_work_group)
 {
     for (int i = 64; i < N; i++)
-        got[i] = check_poison();
+        got[i] = compare_poison();
     ck_assert_ptr_nonnull(strstr(compare_1d(64, 0).pattern, "only the first work-group"));
 }
 END_TEST
@@ -65,18 +65,18 @@ END_TEST
 START_TEST(missing_stride_loop)
 {
     for (int i = 128; i < N; i++)
-        got[i] = check_poison();
+        got[i] = compare_poison();
     ck_assert_ptr_nonnull(strstr(compare_1d(64, 128).pattern, "grid-stride loop missing"));
 }
 END_TEST
 
 START_TEST(tail_past_last_full_group)
 {
-    struct check_shape shape = {.count = 250, .block = 64};
-    struct check_summary s;
+    struct compare_shape shape = {.count = 250, .block = 64};
+    struct compare_summary s;
     for (int i = 192; i < 250; i++)
         got[i] = 0.0f;
-    check_compare(got, expected, bound, &shape, &s);
+    compare_result(got, expected, bound, &shape, &s);
     ck_assert_ptr_nonnull(strstr(s.pattern, "tail past it"));
 }
 END_TEST
@@ -84,14 +84,14 @@ END_TEST
 START_TEST(transposed)
 {
     /* A 16 x 16 result written as its transpose. */
-    struct check_shape shape = {.count = N, .rows = 16, .cols = 16};
-    struct check_summary s;
+    struct compare_shape shape = {.count = N, .rows = 16, .cols = 16};
+    struct compare_summary s;
     for (int r = 0; r < 16; r++)
         for (int c = 0; c < 16; c++) {
             expected[r * 16 + c] = r * 100 + c;
             got[c * 16 + r] = (float)(r * 100 + c);
         }
-    check_compare(got, expected, bound, &shape, &s);
+    compare_result(got, expected, bound, &shape, &s);
     ck_assert_ptr_nonnull(strstr(s.pattern, "transpose"));
 }
 END_TEST
@@ -106,10 +106,10 @@ END_TEST
 
 START_TEST(one_element_has_no_factor)
 {
-    struct check_shape shape = {.count = 1};
-    struct check_summary s;
+    struct compare_shape shape = {.count = 1};
+    struct compare_summary s;
     got[0] = (float)(3.0 * expected[0]);
-    check_compare(got, expected, bound, &shape, &s);
+    compare_result(got, expected, bound, &shape, &s);
     ck_assert_uint_eq(s.wrong, 1);
     ck_assert_ptr_null(strstr(s.pattern, "factor"));
 }
@@ -117,13 +117,13 @@ END_TEST
 
 START_TEST(format_lists_first_wrong_elements)
 {
-    struct check_shape shape = {.count = N, .rows = 16, .cols = 16};
-    struct check_summary s;
+    struct compare_shape shape = {.count = N, .rows = 16, .cols = 16};
+    struct compare_summary s;
     char text[1024];
     got[17] = 99.0f;
-    got[200] = check_poison();
-    check_compare(got, expected, bound, &shape, &s);
-    check_format(&s, got, expected, &shape, text, sizeof text);
+    got[200] = compare_poison();
+    compare_result(got, expected, bound, &shape, &s);
+    compare_format(&s, got, expected, &shape, text, sizeof text);
     ck_assert_ptr_nonnull(strstr(text, "2 of 256 elements wrong"));
     ck_assert_ptr_nonnull(strstr(text, "row 1, col 1: expected"));
     ck_assert_ptr_nonnull(strstr(text, "got 99"));

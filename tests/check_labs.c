@@ -32,7 +32,7 @@ END_TEST
 START_TEST(exact_cases_come_first_in_equal_number)
 {
     static struct grade_case cases[MAX];
-    size_t count = grade_expand_cases(registry_find("lab1"), 256, cases, MAX), exact = 0;
+    size_t count = labs_expand_cases(registry_find("lab1"), 256, cases, MAX), exact = 0;
     for (size_t i = 0; i < count; i++) {
         ck_assert_int_eq(cases[i].data, i == exact ? cases[i].data : GRADE_REAL);
         exact += cases[i].data == GRADE_EXACT;
@@ -51,11 +51,11 @@ START_TEST(maxima_are_fixed_by_the_spec)
         const struct grade_points *p = &lab->points;
         double total = 0.0;
         for (int kind = 0; kind < GRADE_TEST_KINDS; kind++)
-            total += grade_test_points(lab, (enum grade_test_kind)kind);
+            total += labs_test_points(lab, (enum grade_test_kind)kind);
         ck_assert_msg(total == p->build + p->exact + p->real + p->memory + p->host + p->technique && total > 0,
                       "%s: %g", lab->name, total);
-        ck_assert_double_eq(grade_test_points(lab, GRADE_TEST_SPEED), 0.0);
-        ck_assert_int_eq(grade_test_name(lab, GRADE_TEST_TECHNIQUE) != NULL, p->technique > 0);
+        ck_assert_double_eq(labs_test_points(lab, GRADE_TEST_SPEED), 0.0);
+        ck_assert_int_eq(labs_test_name(lab, GRADE_TEST_TECHNIQUE) != NULL, p->technique > 0);
     }
 }
 END_TEST
@@ -64,8 +64,8 @@ START_TEST(lab4_sweeps_local_sizes_within_the_device_limit)
 {
     static struct grade_case cases[MAX];
     const struct grade_lab_spec *lab = registry_find("lab4");
-    size_t full = grade_expand_cases(lab, 1024, cases, MAX);
-    size_t limited = grade_expand_cases(lab, 64, cases, MAX);
+    size_t full = labs_expand_cases(lab, 1024, cases, MAX);
+    size_t limited = labs_expand_cases(lab, 64, cases, MAX);
     ck_assert_uint_eq(full, 2 * lab->shapes->count * 9); /* 1, 2, 4, ..., 256 */
     ck_assert_uint_eq(limited, 2 * lab->shapes->count * 7);
     for (size_t i = 0; i < limited; i++)
@@ -77,7 +77,7 @@ START_TEST(tiled_labs_use_tiles_of_8_16_and_32)
 {
     static struct grade_case cases[MAX];
     const struct grade_lab_spec *lab = registry_find("lab6");
-    size_t count = grade_expand_cases(lab, 1024, cases, MAX);
+    size_t count = labs_expand_cases(lab, 1024, cases, MAX);
     int seen[33] = {0};
     ck_assert_uint_eq(count, 2 * lab->shapes->count * 3);
     for (size_t i = 0; i < count; i++) {
@@ -88,14 +88,14 @@ START_TEST(tiled_labs_use_tiles_of_8_16_and_32)
     ck_assert_int_eq(seen[16], (int)count / 3);
     ck_assert_int_eq(seen[32], (int)count / 3);
     /* A device that launches at most 256 work-items a group gets no 32 x 32 tile. */
-    ck_assert_uint_eq(grade_expand_cases(lab, 256, cases, MAX), 2 * lab->shapes->count * 2);
+    ck_assert_uint_eq(labs_expand_cases(lab, 256, cases, MAX), 2 * lab->shapes->count * 2);
 }
 END_TEST
 
 START_TEST(lab2_grids_are_far_smaller_than_n)
 {
     static struct grade_case cases[MAX];
-    size_t count = grade_expand_cases(registry_find("lab2"), 256, cases, MAX), small_grids = 0;
+    size_t count = labs_expand_cases(registry_find("lab2"), 256, cases, MAX), small_grids = 0;
     for (size_t i = 0; i < count; i++)
         small_grids += cases[i].groups * cases[i].local[0] * 10 < cases[i].dims[0];
     ck_assert_uint_ge(small_grids, 4);
@@ -114,7 +114,7 @@ START_TEST(prepare_binds_in_contract_order)
     ck_assert_int_eq(launch.ints[0], 100);
     ck_assert_uint_eq(launch.global[0] % launch.local[0], 0);
     ck_assert_double_eq(launch.bound[0], 0.0); /* exact data: zero tolerance */
-    grade_launch_free(&launch);
+    labs_launch_free(&launch);
 }
 END_TEST
 
@@ -131,7 +131,7 @@ START_TEST(matmul_ndrange_covers_c)
     ck_assert_uint_eq(launch.shape.rows, 17);
     ck_assert_uint_eq(launch.shape.cols, 13);
     ck_assert(launch.bound[0] > 0.0);
-    grade_launch_free(&launch);
+    labs_launch_free(&launch);
 }
 END_TEST
 

@@ -26,7 +26,7 @@ double kit_points(void)
     double total = 0.0;
     for (size_t i = 0; i < registry_count(); i++)
         for (int kind = 0; kind < GRADE_TEST_KINDS; kind++)
-            total += grade_test_points(registry_lab(i), (enum grade_test_kind)kind);
+            total += labs_test_points(registry_lab(i), (enum grade_test_kind)kind);
     return total;
 }
 
@@ -35,7 +35,7 @@ int kit_tests(void)
     int count = 0;
     for (size_t i = 0; i < registry_count(); i++)
         for (int kind = 0; kind < GRADE_TEST_KINDS; kind++)
-            count += kind != GRADE_TEST_SPEED && grade_test_name(registry_lab(i), (enum grade_test_kind)kind) != NULL;
+            count += kind != GRADE_TEST_SPEED && labs_test_name(registry_lab(i), (enum grade_test_kind)kind) != NULL;
     return count;
 }
 

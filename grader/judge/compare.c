@@ -7,19 +7,19 @@
 #include <stdio.h>
 #include <string.h>
 
-float check_poison(void)
+float compare_poison(void)
 {
-    uint32_t bits = CHECK_POISON_BITS;
+    uint32_t bits = COMPARE_POISON_BITS;
     float f;
     memcpy(&f, &bits, sizeof f);
     return f;
 }
 
-int check_is_poison(float f)
+int compare_is_poison(float f)
 {
     uint32_t bits;
     memcpy(&bits, &f, sizeof bits);
-    return bits == CHECK_POISON_BITS;
+    return bits == COMPARE_POISON_BITS;
 }
 
 static int all_zero(const float *got, size_t n)
@@ -30,7 +30,7 @@ static int all_zero(const float *got, size_t n)
     return 1;
 }
 
-static int transposed(const float *got, const double *expected, const double *bound, const struct check_shape *s)
+static int transposed(const float *got, const double *expected, const double *bound, const struct compare_shape *s)
 {
     if (s->rows == 0 || s->rows * s->cols != s->count || (s->rows == 1 && s->cols == 1))
         return 0;
@@ -63,7 +63,7 @@ static double constant_factor(const float *got, const double *expected, size_t n
 }
 
 /* Explains a result that is right up to some index and wrong from there on. */
-static void describe_prefix(size_t right, const struct check_shape *s, char *text, size_t size)
+static void describe_prefix(size_t right, const struct compare_shape *s, char *text, size_t size)
 {
     if (s->grid && right == s->grid)
         snprintf(text, size, "only the first %zu elements, one per work-item, are right: "
@@ -81,7 +81,7 @@ static void describe_prefix(size_t right, const struct check_shape *s, char *tex
 
 /* Returns 1 when a 1-D result adds up to the expected total though its elements differ: the work is all there,
    shared out differently (contiguous chunks where the lab wants a grid-stride loop). */
-static int same_total(const float *got, const double *expected, const double *bound, const struct check_shape *s)
+static int same_total(const float *got, const double *expected, const double *bound, const struct compare_shape *s)
 {
     double total = 0.0, want = 0.0, allowed = 0.0;
     if (s->rows || s->count < 2)
@@ -95,7 +95,7 @@ static int same_total(const float *got, const double *expected, const double *bo
 }
 
 static void find_pattern(const float *got, const double *expected, const double *bound,
-                         const struct check_shape *s, struct check_summary *summary)
+                         const struct compare_shape *s, struct compare_summary *summary)
 {
     size_t first = summary->shown[0];
     double factor;
@@ -124,17 +124,17 @@ static void find_pattern(const float *got, const double *expected, const double 
                  "every wrong element was never written: some work-items skip their element");
 }
 
-void check_compare(const float *got, const double *expected, const double *bound, const struct check_shape *shape,
-                   struct check_summary *summary)
+void compare_result(const float *got, const double *expected, const double *bound, const struct compare_shape *shape,
+                    struct compare_summary *summary)
 {
     memset(summary, 0, sizeof *summary);
     for (size_t i = 0; i < shape->count; i++) {
         if (clk_within(got[i], expected[i], bound[i]))
             continue;
-        if (summary->shown_count < CHECK_SHOWN)
+        if (summary->shown_count < COMPARE_SHOWN)
             summary->shown[summary->shown_count++] = i;
-        summary->never_written += check_is_poison(got[i]);
-        summary->other_nans += isnan(got[i]) && !check_is_poison(got[i]);
+        summary->never_written += compare_is_poison(got[i]);
+        summary->other_nans += isnan(got[i]) && !compare_is_poison(got[i]);
         summary->wrong++;
     }
     if (summary->wrong > 0)
@@ -143,14 +143,14 @@ void check_compare(const float *got, const double *expected, const double *bound
 
 static void format_value(float got, char *text, size_t size)
 {
-    if (check_is_poison(got))
+    if (compare_is_poison(got))
         snprintf(text, size, "never written");
     else
         snprintf(text, size, "%.9g", (double)got);
 }
 
-void check_format(const struct check_summary *summary, const float *got, const double *expected,
-                  const struct check_shape *shape, char *text, size_t size)
+void compare_format(const struct compare_summary *summary, const float *got, const double *expected,
+                    const struct compare_shape *shape, char *text, size_t size)
 {
     snprintf(text, size, "%zu of %zu elements wrong", summary->wrong, shape->count);
     for (int k = 0; k < summary->shown_count; k++) {

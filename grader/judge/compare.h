@@ -6,10 +6,10 @@
 #include <stdint.h>
 
 /* Output buffers start filled with this NaN, so an element the kernel never wrote is recognised. */
-#define CHECK_POISON_BITS 0x7fc0bad0u
+#define COMPARE_POISON_BITS 0x7fc0bad0u
 
 /* The layout of a result, so that patterns can be told in the kernel's own terms. */
-struct check_shape {
+struct compare_shape {
     size_t count;     /* elements in the result */
     size_t rows;      /* a 2-D result is rows x cols; 0 for 1-D */
     size_t cols;
@@ -17,29 +17,29 @@ struct check_shape {
     size_t grid;      /* 1-D: work-items in the grid, 0 when it does not apply */
 };
 
-#define CHECK_SHOWN 5
+#define COMPARE_SHOWN 5
 
-struct check_summary {
+struct compare_summary {
     size_t wrong;
     size_t never_written;          /* wrong elements still holding the poison */
     size_t other_nans;             /* wrong elements holding a NaN that is not the poison: computed from it */
-    size_t shown[CHECK_SHOWN];     /* the first wrong indices */
+    size_t shown[COMPARE_SHOWN];     /* the first wrong indices */
     int shown_count;
     char pattern[200];             /* "" when none stands out */
 };
 
 /* Returns 1 when f holds the grader's poison NaN. */
-int check_is_poison(float f);
+int compare_is_poison(float f);
 
 /* Returns the poison NaN. */
-float check_poison(void);
+float compare_poison(void);
 
 /* Compares got with expected +- bound and fills summary, pattern included. */
-void check_compare(const float *got, const double *expected, const double *bound, const struct check_shape *shape,
-                   struct check_summary *summary);
+void compare_result(const float *got, const double *expected, const double *bound, const struct compare_shape *shape,
+                    struct compare_summary *summary);
 
 /* Writes "N of M wrong", the first wrong elements and the pattern, one per line, into text. */
-void check_format(const struct check_summary *summary, const float *got, const double *expected,
-                  const struct check_shape *shape, char *text, size_t size);
+void compare_format(const struct compare_summary *summary, const float *got, const double *expected,
+                    const struct compare_shape *shape, char *text, size_t size);
 
 #endif

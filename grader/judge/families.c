@@ -63,8 +63,8 @@ static void describe_1d(const struct grade_case *c, char *text, size_t size)
 static int vadd_prepare(const struct grade_case *c, uint64_t seed, struct grade_launch *launch)
 {
     size_t n = c->dims[0], groups = groups_for(c, 0);
-    if (grade_launch_add_buffer(launch, "a", n, 0, c, seed) || grade_launch_add_buffer(launch, "b", n, 0, c, seed) ||
-        grade_launch_add_buffer(launch, "c", n, 1, c, seed) || alloc_reference(c, launch, n))
+    if (labs_add_buffer(launch, "a", n, 0, c, seed) || labs_add_buffer(launch, "b", n, 0, c, seed) ||
+        labs_add_buffer(launch, "c", n, 1, c, seed) || alloc_reference(c, launch, n))
         return -1;
     launch->ints[launch->int_count++] = (int)n;
     set_1d(launch, groups, c->local[0]);
@@ -116,8 +116,8 @@ const struct grade_family grade_family_vadd = {
 static int dot_inputs(const struct grade_case *c, uint64_t seed, struct grade_launch *launch, size_t partials)
 {
     size_t n = c->dims[0];
-    if (grade_launch_add_buffer(launch, "a", n, 0, c, seed) || grade_launch_add_buffer(launch, "b", n, 0, c, seed) ||
-        grade_launch_add_buffer(launch, "partial", partials, 1, c, seed))
+    if (labs_add_buffer(launch, "a", n, 0, c, seed) || labs_add_buffer(launch, "b", n, 0, c, seed) ||
+        labs_add_buffer(launch, "partial", partials, 1, c, seed))
         return -1;
     launch->ints[launch->int_count++] = (int)n;
     return 0;

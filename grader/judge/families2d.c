@@ -65,8 +65,8 @@ static int matmul_swapped_prepare(const struct grade_case *c, uint64_t seed, str
 static int matmul_prepare_mapped(const struct grade_case *c, uint64_t seed, struct grade_launch *launch, int swapped)
 {
     size_t M = c->dims[0], N = c->dims[1], K = c->dims[2];
-    if (grade_launch_add_buffer(launch, "A", M * K, 0, c, seed) || grade_launch_add_buffer(launch, "B", K * N, 0, c, seed) ||
-        grade_launch_add_buffer(launch, "C", M * N, 1, c, seed) || alloc_reference(c, launch, M, N))
+    if (labs_add_buffer(launch, "A", M * K, 0, c, seed) || labs_add_buffer(launch, "B", K * N, 0, c, seed) ||
+        labs_add_buffer(launch, "C", M * N, 1, c, seed) || alloc_reference(c, launch, M, N))
         return -1;
     launch->ints[0] = (int)M;
     launch->ints[1] = (int)N;
@@ -142,7 +142,7 @@ const struct grade_family grade_family_matmul_swapped = {
 static int transpose_prepare(const struct grade_case *c, uint64_t seed, struct grade_launch *launch)
 {
     size_t rows = c->dims[0], cols = c->dims[1];
-    if (grade_launch_add_buffer(launch, "in", rows * cols, 0, c, seed) || grade_launch_add_buffer(launch, "out", rows * cols, 1, c, seed) ||
+    if (labs_add_buffer(launch, "in", rows * cols, 0, c, seed) || labs_add_buffer(launch, "out", rows * cols, 1, c, seed) ||
         alloc_reference(c, launch, cols, rows))
         return -1;
     launch->ints[0] = (int)rows;

@@ -65,7 +65,7 @@ static void stage_buffer(const struct grade_launch *launch, int i, size_t guard,
         staging[k] = staging[total - 1 - k] = value;
     if (launch->is_output[i])
         for (size_t k = 0; k < launch->counts[i]; k++)
-            staging[guard + k] = check_poison();
+            staging[guard + k] = compare_poison();
     else
         memcpy(staging + guard, launch->host[i], launch->counts[i] * sizeof(float));
 }
@@ -144,7 +144,7 @@ static int check_memory(const struct grade_launch *launch, int i, size_t guard, 
                    launch->names[i]);
     if (!launch->is_output[i]) {
         float *made;
-        const float *input = grade_launch_input(launch, i, &made);
+        const float *input = labs_input(launch, i, &made);
         if (!input || memcmp(raw + guard, input, count * sizeof(float)) != 0) {
             ok = 0;
             clk_append(text, size, "%s%s%s", text[0] ? "; " : "",
@@ -160,7 +160,7 @@ static void judge_values(const struct grade_family *family, const struct grade_l
                          struct case_verdict *verdict)
 {
     float *result = malloc(launch->shape.count * sizeof(float));
-    struct check_summary summary;
+    struct compare_summary summary;
     if (!result) {
         snprintf(verdict->values, sizeof verdict->values, "grader out of memory");
         return;
@@ -169,10 +169,10 @@ static void judge_values(const struct grade_family *family, const struct grade_l
         family->finish(launch, output, result);
     else
         memcpy(result, output, launch->shape.count * sizeof(float));
-    check_compare(result, launch->expected, launch->bound, &launch->shape, &summary);
+    compare_result(result, launch->expected, launch->bound, &launch->shape, &summary);
     verdict->values_ok = summary.wrong == 0;
     if (!verdict->values_ok)
-        check_format(&summary, result, launch->expected, &launch->shape, verdict->values, sizeof verdict->values);
+        compare_format(&summary, result, launch->expected, &launch->shape, verdict->values, sizeof verdict->values);
     free(result);
 }
 

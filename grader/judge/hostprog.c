@@ -188,9 +188,9 @@ struct host_check {
 };
 
 /* The layout of the result a host program writes, so that a matrix is reported by row and column. */
-static struct check_shape host_shape(const struct grade_lab_spec *lab, const size_t *dims, size_t count)
+static struct compare_shape host_shape(const struct grade_lab_spec *lab, const size_t *dims, size_t count)
 {
-    struct check_shape shape = {.count = count};
+    struct compare_shape shape = {.count = count};
     if (lab->family->dim_count == 3)
         shape.rows = dims[0], shape.cols = dims[1];
     else if (lab->family->dim_count == 2) /* the transpose: cols x rows */
@@ -201,12 +201,12 @@ static struct check_shape host_shape(const struct grade_lab_spec *lab, const siz
 static void compare_output(const struct grade_lab_spec *lab, const size_t *dims, const float *got,
                            const double *expected, const double *bound, size_t count, char *reason, size_t size)
 {
-    struct check_shape shape = host_shape(lab, dims, count);
-    struct check_summary summary;
-    check_compare(got, expected, bound, &shape, &summary);
+    struct compare_shape shape = host_shape(lab, dims, count);
+    struct compare_summary summary;
+    compare_result(got, expected, bound, &shape, &summary);
     if (summary.wrong == 0)
         return;
-    check_format(&summary, got, expected, &shape, reason, size);
+    compare_format(&summary, got, expected, &shape, reason, size);
 }
 
 /* Returns 1 when the program's output reports a kernel time of zero or less: a queue without profiling. */

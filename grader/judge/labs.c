@@ -37,7 +37,7 @@ static size_t expand_shape(const struct grade_lab_spec *lab, const struct grade_
     return count;
 }
 
-size_t grade_expand_cases(const struct grade_lab_spec *lab, size_t max_local, struct grade_case *cases, size_t max)
+size_t labs_expand_cases(const struct grade_lab_spec *lab, size_t max_local, struct grade_case *cases, size_t max)
 {
     size_t count = 0;
     for (int data = GRADE_EXACT; data <= GRADE_REAL; data++)
@@ -48,8 +48,8 @@ size_t grade_expand_cases(const struct grade_lab_spec *lab, size_t max_local, st
     return count;
 }
 
-int grade_launch_add_buffer(struct grade_launch *launch, const char *name, size_t count, int is_output,
-                            const struct grade_case *c, uint64_t seed)
+int labs_add_buffer(struct grade_launch *launch, const char *name, size_t count, int is_output,
+                    const struct grade_case *c, uint64_t seed)
 {
     int i = launch->buffer_count++;
     launch->names[i] = name;
@@ -67,7 +67,7 @@ int grade_launch_add_buffer(struct grade_launch *launch, const char *name, size_
     return 0;
 }
 
-void grade_launch_drop_inputs(struct grade_launch *launch)
+void labs_drop_inputs(struct grade_launch *launch)
 {
     for (int i = 0; i < launch->buffer_count; i++) {
         free(launch->host[i]);
@@ -75,7 +75,7 @@ void grade_launch_drop_inputs(struct grade_launch *launch)
     }
 }
 
-const float *grade_launch_input(const struct grade_launch *launch, int i, float **made)
+const float *labs_input(const struct grade_launch *launch, int i, float **made)
 {
     *made = NULL;
     if (launch->host[i])
@@ -89,7 +89,7 @@ const float *grade_launch_input(const struct grade_launch *launch, int i, float 
     return *made;
 }
 
-void grade_launch_free(struct grade_launch *launch)
+void labs_launch_free(struct grade_launch *launch)
 {
     for (int i = 0; i < launch->buffer_count; i++)
         free(launch->host[i]);
@@ -98,7 +98,7 @@ void grade_launch_free(struct grade_launch *launch)
     memset(launch, 0, sizeof *launch);
 }
 
-void grade_perf_case(const struct grade_lab_spec *lab, const struct profile *profile, struct grade_case *c)
+void labs_perf_case(const struct grade_lab_spec *lab, const struct profile *profile, struct grade_case *c)
 {
     memset(c, 0, sizeof *c);
     c->data = GRADE_REAL;
@@ -120,7 +120,7 @@ void grade_perf_case(const struct grade_lab_spec *lab, const struct profile *pro
         c->tile = profile->tile;
 }
 
-const char *grade_test_name(const struct grade_lab_spec *lab, enum grade_test_kind kind)
+const char *labs_test_name(const struct grade_lab_spec *lab, enum grade_test_kind kind)
 {
     static const char *const names[GRADE_TEST_KINDS] = {
         [GRADE_TEST_BUILD] = "build",          [GRADE_TEST_EXACT] = "exact cases",
@@ -134,7 +134,7 @@ const char *grade_test_name(const struct grade_lab_spec *lab, enum grade_test_ki
     return kind >= 0 && kind < GRADE_TEST_KINDS ? names[kind] : NULL;
 }
 
-double grade_test_points(const struct grade_lab_spec *lab, enum grade_test_kind kind)
+double labs_test_points(const struct grade_lab_spec *lab, enum grade_test_kind kind)
 {
     const struct grade_points *p = &lab->points;
     const double points[GRADE_TEST_KINDS] = {
@@ -142,14 +142,14 @@ double grade_test_points(const struct grade_lab_spec *lab, enum grade_test_kind 
         [GRADE_TEST_MEMORY] = p->memory, [GRADE_TEST_TECHNIQUE] = p->technique, [GRADE_TEST_HOST] = p->host,
         [GRADE_TEST_SPEED] = 0.0,
     };
-    return kind >= 0 && kind < GRADE_TEST_KINDS && grade_test_name(lab, kind) ? points[kind] : 0.0;
+    return kind >= 0 && kind < GRADE_TEST_KINDS && labs_test_name(lab, kind) ? points[kind] : 0.0;
 }
 
-int grade_lab_has_test(const struct grade_lab_spec *lab, const char *name)
+int labs_has_test(const struct grade_lab_spec *lab, const char *name)
 {
     for (int kind = 0; kind < GRADE_TEST_KINDS; kind++)
-        if (grade_test_name(lab, (enum grade_test_kind)kind) &&
-            strcmp(grade_test_name(lab, (enum grade_test_kind)kind), name) == 0)
+        if (labs_test_name(lab, (enum grade_test_kind)kind) &&
+            strcmp(labs_test_name(lab, (enum grade_test_kind)kind), name) == 0)
             return 1;
     return 0;
 }

@@ -54,7 +54,7 @@ struct grade_launch {
     size_t local[2];
     double *expected;
     double *bound;
-    struct check_shape shape;
+    struct compare_shape shape;
     uint64_t input_seed; /* what the inputs were made from, to make them again */
     int input_exact;
 };
@@ -136,7 +136,7 @@ struct grade_lab_spec {
     const char *kernel_file; /* "reduce.cl" */
     const char *kernel_name; /* "dot_local" */
     const struct grade_family *family;
-    const struct grade_shape_set *shapes; /* data kind and tile are filled in by grade_expand_cases */
+    const struct grade_shape_set *shapes; /* data kind and tile are filled in by labs_expand_cases */
     const int *tiles;        /* tiles to build with, 0-terminated; NULL for none */
     int sweep_local_sizes;   /* run every power-of-two local size from 1 to 256 */
     const char *host_size;   /* --size for the host-program test */
@@ -148,34 +148,34 @@ struct grade_lab_spec {
 
 /* Expands a lab's shapes into its cases (exact then real, every tile whose TILE x TILE work-group fits in
    max_local, every local size up to max_local). */
-size_t grade_expand_cases(const struct grade_lab_spec *lab, size_t max_local, struct grade_case *cases, size_t max);
+size_t labs_expand_cases(const struct grade_lab_spec *lab, size_t max_local, struct grade_case *cases, size_t max);
 
 /* Adds a buffer of count floats to launch; an input is filled from (seed, its index) with c's kind of data. */
-int grade_launch_add_buffer(struct grade_launch *launch, const char *name, size_t count, int is_output,
-                            const struct grade_case *c, uint64_t seed);
+int labs_add_buffer(struct grade_launch *launch, const char *name, size_t count, int is_output,
+                    const struct grade_case *c, uint64_t seed);
 
-/* Frees launch's inputs once its reference is made: grade_launch_input makes them again when needed, so that the
+/* Frees launch's inputs once its reference is made: labs_input makes them again when needed, so that the
    judge does not hold a large case's inputs while the kernel runs. */
-void grade_launch_drop_inputs(struct grade_launch *launch);
+void labs_drop_inputs(struct grade_launch *launch);
 
-/* Returns input i of launch: its host copy, or (after grade_launch_drop_inputs) a new copy made again from its
+/* Returns input i of launch: its host copy, or (after labs_drop_inputs) a new copy made again from its
    seed, stored in *made for the caller to free; NULL when memory runs out. */
-const float *grade_launch_input(const struct grade_launch *launch, int i, float **made);
+const float *labs_input(const struct grade_launch *launch, int i, float **made);
 
 /* Fills c with lab's timing case at the sizes and TILE of profile (real data, no reference). */
-void grade_perf_case(const struct grade_lab_spec *lab, const struct profile *profile, struct grade_case *c);
+void labs_perf_case(const struct grade_lab_spec *lab, const struct profile *profile, struct grade_case *c);
 
 /* Returns the name of lab's test of that kind ("speed" or "bandwidth" for GRADE_TEST_SPEED), or NULL when the lab
    has no such test. */
-const char *grade_test_name(const struct grade_lab_spec *lab, enum grade_test_kind kind);
+const char *labs_test_name(const struct grade_lab_spec *lab, enum grade_test_kind kind);
 
 /* Returns the points of lab's test of that kind: the same on every device, flag and install (speed: 0). */
-double grade_test_points(const struct grade_lab_spec *lab, enum grade_test_kind kind);
+double labs_test_points(const struct grade_lab_spec *lab, enum grade_test_kind kind);
 
 /* Returns 1 when name is the name of one of lab's tests. */
-int grade_lab_has_test(const struct grade_lab_spec *lab, const char *name);
+int labs_has_test(const struct grade_lab_spec *lab, const char *name);
 
 /* Frees what a family's prepare allocated. */
-void grade_launch_free(struct grade_launch *launch);
+void labs_launch_free(struct grade_launch *launch);
 
 #endif

@@ -238,8 +238,8 @@ static int judge_case(struct lab_run *r, const struct grade_case *c, uint64_t se
     memset(verdict, 0, sizeof *verdict);
     judged.no_reference = 0;
     if (r->lab->family->prepare(&judged, seed, &launch) != 0)
-        return grade_launch_free(&launch), -2;
-    grade_launch_drop_inputs(&launch); /* the reference is made; the inputs are made again to check them */
+        return labs_launch_free(&launch), -2;
+    labs_drop_inputs(&launch); /* the reference is made; the inputs are made again to check them */
     for (int i = 0; r->mode == RUNLAB_GRADE && i < launch.buffer_count; i++) {
         size_t guard = harness_guard_elements(&launch, launch.counts[i], r->hello.align_bytes);
         request.guard = guard > request.guard ? guard : request.guard;
@@ -248,7 +248,7 @@ static int judge_case(struct lab_run *r, const struct grade_case *c, uint64_t se
     bytes = harness_area_floats(&launch, request.guard) * sizeof(float);
     if (session_size_buffers(&r->session, bytes) != 0) { /* the runner sealed the file against growing */
         r->session.broken = 1;
-        return grade_launch_free(&launch), -1;
+        return labs_launch_free(&launch), -1;
     }
     r->session.ask_limit_s = case_limit(r, c);
     if (session_ask(&r->session, WIRE_CASE, &request, sizeof request, WIRE_CASE_DONE,
@@ -266,7 +266,7 @@ static int judge_case(struct lab_run *r, const struct grade_case *c, uint64_t se
     }
     session_unmap_buffers(data, bytes);
     wire_message_free(&m);
-    grade_launch_free(&launch);
+    labs_launch_free(&launch);
     return rc;
 }
 
@@ -373,7 +373,7 @@ static int go_on_without_large(struct lab_run *r, size_t index, int late, int *s
 void runlab_run_cases(struct lab_run *r, size_t max_local, long only_case, struct case_log *log)
 {
     static int selected[RUNLAB_MAX_CASES];
-    log->count = grade_expand_cases(r->lab, max_local, log->cases, RUNLAB_MAX_CASES);
+    log->count = labs_expand_cases(r->lab, max_local, log->cases, RUNLAB_MAX_CASES);
     log->stopped_at = log->slow_at = -1;
     log->slow_skipped = 0;
     log->how[0] = log->slow_how[0] = '\0';

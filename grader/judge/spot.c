@@ -42,7 +42,7 @@ size_t spot_check(const struct grade_lab_spec *lab, const struct grade_case *c, 
     for (size_t i = 0; i < count; i++) {
         lab->family->spot(c, data_seed, at[i], &expected[i], &bound[i]);
         if (!(fabs((double)values[i] - expected[i]) <= bound[i])) {
-            never += (size_t)check_is_poison(values[i]);
+            never += (size_t)compare_is_poison(values[i]);
             if (wrong++ == 0)
                 first = i;
         }

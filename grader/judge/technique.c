@@ -85,7 +85,7 @@ void technique_test(const struct grade_lab_spec *lab, const struct reference *re
                     struct grade_lab_result *result)
 {
     static char text[2048];
-    double points = grade_test_points(lab, GRADE_TEST_TECHNIQUE);
+    double points = labs_test_points(lab, GRADE_TEST_TECHNIQUE);
     int passed = 0;
     if (lab->technique.kind == TECHNIQUE_NONE)
         return;

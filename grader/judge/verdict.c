@@ -379,12 +379,12 @@ static void report_stop(const struct grade_lab_spec *lab, int first, const char 
     static char reason[12288], note[9000];
     reference_note(lab, ref, note, sizeof note);
     snprintf(reason, sizeof reason, "%s%s", why, note);
-    result_add(result, grade_test_name(lab, (enum grade_test_kind)first), 0,
-               grade_test_points(lab, (enum grade_test_kind)first), 0, reason);
+    result_add(result, labs_test_name(lab, (enum grade_test_kind)first), 0,
+               labs_test_points(lab, (enum grade_test_kind)first), 0, reason);
     snprintf(reason, sizeof reason, "not run: the cases stopped counting in an earlier test");
     for (int t = first + 1; t <= GRADE_TEST_MEMORY; t++)
-        result_add(result, grade_test_name(lab, (enum grade_test_kind)t), 0,
-                   grade_test_points(lab, (enum grade_test_kind)t), 0,
+        result_add(result, labs_test_name(lab, (enum grade_test_kind)t), 0,
+                   labs_test_points(lab, (enum grade_test_kind)t), 0,
                    t == GRADE_TEST_MEMORY && ref && ref->findings ? note + 1 : reason);
 }
 

@@ -27,7 +27,7 @@ cl_int perf_setup(const struct clk_env *env, struct perf_kernel *k)
     /* Outputs start as NaN: a kernel that leaves them unwritten cannot pass the timed run's check by luck. */
     for (int i = 0; i < k->launch.buffer_count && status == CL_SUCCESS; i++)
         if (k->launch.is_output[i])
-            status = clEnqueueFillBuffer(env->queue, k->buffers[i], &(const uint32_t){CHECK_POISON_BITS}, sizeof(uint32_t),
+            status = clEnqueueFillBuffer(env->queue, k->buffers[i], &(const uint32_t){COMPARE_POISON_BITS}, sizeof(uint32_t),
                                          0, k->launch.counts[i] * sizeof(float), 0, NULL, NULL);
     if (status == CL_SUCCESS)
         status = harness_bind(k->kernel, &k->launch, k->buffers);
@@ -40,7 +40,7 @@ void perf_release(struct perf_kernel *k)
         if (k->buffers[i])
             clReleaseMemObject(k->buffers[i]);
     memset(k->buffers, 0, sizeof k->buffers);
-    grade_launch_free(&k->launch);
+    labs_launch_free(&k->launch);
 }
 
 static cl_int time_once(const struct clk_env *env, struct perf_kernel *k, double *ms)

@@ -53,7 +53,7 @@ static int ask_timing(struct lab_run *r, int runs, struct grade_case *c, struct 
                                 .peak = lab->family->work_is_flops ? WIRE_PEAK_FMA : WIRE_PEAK_COPY,
                                 .copy_n = r->profile.vector_n, .clblast = lab->family->work_is_flops};
     struct wire_message m;
-    grade_perf_case(lab, &r->profile, c);
+    labs_perf_case(lab, &r->profile, c);
     request.c = *c;
     if (session_ask(&r->session, WIRE_PERF, &request, sizeof request, WIRE_PERF_DONE, sizeof *done, &m) != 0 ||
         m.length != sizeof *done) {
@@ -147,7 +147,7 @@ static void check_timed(struct lab_run *r, const struct grade_case *c, struct ca
 static void add_perf(struct grade_lab_result *result, const struct lab_run *r, int passed, const char *text,
                      const char *metrics)
 {
-    struct grade_test *test = result_add(result, grade_test_name(r->lab, GRADE_TEST_SPEED), 0, 0, passed, text);
+    struct grade_test *test = result_add(result, labs_test_name(r->lab, GRADE_TEST_SPEED), 0, 0, passed, text);
     if (test) {
         test->informational = 1;
         snprintf(test->metrics, sizeof test->metrics, "%s", metrics);

@@ -38,8 +38,8 @@ static int build_one(const struct clk_env *env, const struct grade_lab_spec *lab
     return 0;
 }
 
-int build_all(const struct clk_env *env, const struct grade_lab_spec *lab, const char *path, const char *include_dir,
-              struct built *b, char *reason, size_t size)
+int builds_all(const struct clk_env *env, const struct grade_lab_spec *lab, const char *path, const char *include_dir,
+               struct built *b, char *reason, size_t size)
 {
     if (!lab->tiles)
         return build_one(env, lab, path, include_dir, 0, b, reason, size);
@@ -49,7 +49,7 @@ int build_all(const struct clk_env *env, const struct grade_lab_spec *lab, const
     return 0;
 }
 
-void release_built(struct built *b)
+void builds_release(struct built *b)
 {
     for (int i = 0; i < b->count; i++) {
         if (b->kernels[i])
@@ -59,7 +59,7 @@ void release_built(struct built *b)
     }
 }
 
-size_t max_local_size(const struct clk_env *env, const struct built *b)
+size_t builds_max_local(const struct clk_env *env, const struct built *b)
 {
     size_t limit = 1024;
     for (int i = 0; i < b->count; i++) {
@@ -71,7 +71,7 @@ size_t max_local_size(const struct clk_env *env, const struct built *b)
     return limit;
 }
 
-cl_kernel kernel_for(const struct built *b, int tile)
+cl_kernel builds_kernel(const struct built *b, int tile)
 {
     for (int i = 0; i < b->count; i++)
         if (b->tiles[i] == tile)

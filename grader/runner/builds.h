@@ -16,16 +16,16 @@ struct built {
 
 /* Builds the kernel at path for every TILE of lab (once when it has none), with include_dir as the only place
    #include looks; on failure fills reason with the compiler's log or the kernels found, and returns -1. */
-int build_all(const struct clk_env *env, const struct grade_lab_spec *lab, const char *path, const char *include_dir,
-              struct built *b, char *reason, size_t size);
+int builds_all(const struct clk_env *env, const struct grade_lab_spec *lab, const char *path, const char *include_dir,
+               struct built *b, char *reason, size_t size);
 
 /* Releases every program and kernel of b. */
-void release_built(struct built *b);
+void builds_release(struct built *b);
 
 /* The largest work-group every build of the kernel can launch here (at most 1024, a 32 x 32 tile). */
-size_t max_local_size(const struct clk_env *env, const struct built *b);
+size_t builds_max_local(const struct clk_env *env, const struct built *b);
 
 /* The kernel built with -DTILE=tile, or the first build. */
-cl_kernel kernel_for(const struct built *b, int tile);
+cl_kernel builds_kernel(const struct built *b, int tile);
 
 #endif

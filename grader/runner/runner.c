@@ -55,7 +55,7 @@ static void run_case(struct runner *r, const struct wire_case *request)
     c.no_reference = 1; /* the runner makes the inputs only: the expected values never enter this process */
     if (r->lab->family->prepare(&c, request->seed, &launch) == 0 &&
         (area = map_area(floats = harness_area_floats(&launch, request->guard))) != NULL)
-        done.status = harness_launch(&r->env, kernel_for(&r->built, c.tile), &launch, request->guard,
+        done.status = harness_launch(&r->env, builds_kernel(&r->built, c.tile), &launch, request->guard,
                                      request->guard_bits, area, &raw);
     if (done.status == CL_SUCCESS) {
         done.buffer_count = launch.buffer_count;
@@ -65,7 +65,7 @@ static void run_case(struct runner *r, const struct wire_case *request)
     if (area)
         munmap(area, floats * sizeof(float));
     reply(WIRE_CASE_DONE, &done, sizeof done, NULL);
-    grade_launch_free(&launch);
+    labs_launch_free(&launch);
 }
 
 /* Builds the lab's baseline from the kernels folder and prepares it on case c; returns 0 or -1 with why. */
@@ -202,7 +202,7 @@ static void run_perf(struct runner *r, const struct wire_perf *request)
     memset(&student, 0, sizeof student);
     done.runs = request->runs < 1 ? 1 : request->runs > WIRE_MAX_RUNS ? WIRE_MAX_RUNS : request->runs;
     c.no_reference = 1;
-    student.kernel = kernel_for(&r->built, c.tile);
+    student.kernel = builds_kernel(&r->built, c.tile);
     if (r->lab->family->prepare(&c, request->seed, &student.launch) != 0 ||
         (done.status = perf_setup(&r->env, &student)) != CL_SUCCESS) {
         done.status = done.status ? done.status : CL_OUT_OF_HOST_MEMORY;
@@ -239,9 +239,9 @@ static int build(struct runner *r)
     struct wire_built b = {0};
     if (!r->job.kernel_path[0])
         return reply(WIRE_BUILT, &b, sizeof b, "not built");
-    b.ok = build_all(&r->env, r->lab, r->job.kernel_path, r->job.include_dir[0] ? r->job.include_dir : NULL,
-                     &r->built, reason, sizeof reason) == 0;
-    b.max_local = b.ok ? max_local_size(&r->env, &r->built) : 0;
+    b.ok = builds_all(&r->env, r->lab, r->job.kernel_path, r->job.include_dir[0] ? r->job.include_dir : NULL,
+                      &r->built, reason, sizeof reason) == 0;
+    b.max_local = b.ok ? builds_max_local(&r->env, &r->built) : 0;
     return reply(WIRE_BUILT, &b, sizeof b, b.ok ? NULL : reason);
 }
 
@@ -281,7 +281,7 @@ int main(void)
         return 2;
     if (build(&r) == 0)
         serve(&r);
-    release_built(&r.built);
+    builds_release(&r.built);
     free(r.timed);
     clk_env_release(&r.env);
     return 0;
