@@ -33,12 +33,13 @@ cl_int harness_bind(cl_kernel kernel, const struct grade_launch *launch, const c
 {
     cl_uint index = 0;
     cl_int status = CL_SUCCESS;
-    for (int i = 0; i < launch->buffer_count && status == CL_SUCCESS; i++, index++)
-        status = clSetKernelArg(kernel, index, sizeof(cl_mem), &buffers[i]);
-    if (launch->local_bytes && status == CL_SUCCESS)
-        status = clSetKernelArg(kernel, index++, launch->local_bytes, NULL);
-    for (int i = 0; i < launch->int_count && status == CL_SUCCESS; i++, index++)
-        status = clSetKernelArg(kernel, index, sizeof(int), &launch->ints[i]);
+    for (int i = 0; i < launch->buffer_count; i++, index++)
+        CL_CHECK_STATUS(status, clSetKernelArg(kernel, index, sizeof(cl_mem), &buffers[i]));
+    if (launch->local_bytes)
+        CL_CHECK_STATUS(status, clSetKernelArg(kernel, index++, launch->local_bytes, NULL));
+    for (int i = 0; i < launch->int_count; i++, index++)
+        CL_CHECK_STATUS(status, clSetKernelArg(kernel, index, sizeof(int), &launch->ints[i]));
+cleanup:
     return status;
 }
 
@@ -77,7 +78,7 @@ static cl_int make_buffers(const struct clk_env *env, struct grade_launch *launc
     cl_int status = CL_SUCCESS;
     /* A CPU device computes in host memory anyway: let it use the staging area rather than a copy of it. */
     cl_mem_flags where = env->info.is_gpu ? CL_MEM_COPY_HOST_PTR : CL_MEM_USE_HOST_PTR;
-    for (int i = 0; i < launch->buffer_count && status == CL_SUCCESS; i++) {
+    for (int i = 0; i < launch->buffer_count; i++) {
         cl_buffer_region region = {guard * sizeof(float), launch->counts[i] * sizeof(float)};
         raw->totals[i] = 2 * guard + launch->counts[i];
         raw->data[i] = area;
@@ -85,13 +86,18 @@ static cl_int make_buffers(const struct clk_env *env, struct grade_launch *launc
         stage_buffer(launch, i, guard, guard_bits[i], raw->data[i]);
         free(launch->host[i]);
         launch->host[i] = NULL;
-        parents[i] = clCreateBuffer(env->context, CL_MEM_READ_WRITE | where, raw->totals[i] * sizeof(float),
-                                    raw->data[i], &status);
-        if (status == CL_SUCCESS)
-            views[i] = guard ? clCreateSubBuffer(parents[i], CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region,
-                                                 &status)
-                             : (clRetainMemObject(parents[i]), parents[i]);
+        CL_CHECK_STATUS(status, (parents[i] = clCreateBuffer(env->context, CL_MEM_READ_WRITE | where,
+                                                             raw->totals[i] * sizeof(float), raw->data[i], &status),
+                                 status));
+        if (!guard) {
+            clRetainMemObject(parents[i]);
+            views[i] = parents[i];
+        } else
+            CL_CHECK_STATUS(status, (views[i] = clCreateSubBuffer(parents[i], CL_MEM_READ_WRITE,
+                                                                  CL_BUFFER_CREATE_TYPE_REGION, &region, &status),
+                                     status));
     }
+cleanup:
     return status;
 }
 
@@ -101,17 +107,15 @@ cl_int harness_launch(const struct clk_env *env, cl_kernel kernel, struct grade_
     cl_mem parents[GRADE_MAX_BUFFERS] = {NULL}, views[GRADE_MAX_BUFFERS] = {NULL};
     cl_int status;
     memset(raw, 0, sizeof *raw);
-    status = make_buffers(env, launch, guard, guard_bits, area, raw, parents, views);
-    if (status == CL_SUCCESS)
-        status = harness_bind(kernel, launch, views);
-    if (status == CL_SUCCESS)
-        status = clEnqueueNDRangeKernel(env->queue, kernel, launch->work_dims, NULL, launch->global, launch->local,
-                                        0, NULL, NULL);
-    if (status == CL_SUCCESS)
-        status = clFinish(env->queue);
-    for (int i = 0; i < launch->buffer_count && status == CL_SUCCESS; i++)
-        status = clEnqueueReadBuffer(env->queue, parents[i], CL_TRUE, 0, raw->totals[i] * sizeof(float), raw->data[i],
-                                     0, NULL, NULL);
+    CL_CHECK_STATUS(status, make_buffers(env, launch, guard, guard_bits, area, raw, parents, views));
+    CL_CHECK_STATUS(status, harness_bind(kernel, launch, views));
+    CL_CHECK_STATUS(status, clEnqueueNDRangeKernel(env->queue, kernel, launch->work_dims, NULL, launch->global,
+                                                   launch->local, 0, NULL, NULL));
+    CL_CHECK_STATUS(status, clFinish(env->queue));
+    for (int i = 0; i < launch->buffer_count; i++)
+        CL_CHECK_STATUS(status, clEnqueueReadBuffer(env->queue, parents[i], CL_TRUE, 0, raw->totals[i] * sizeof(float),
+                                                    raw->data[i], 0, NULL, NULL));
+cleanup:
     for (int i = 0; i < GRADE_MAX_BUFFERS; i++) {
         if (views[i])
             clReleaseMemObject(views[i]);

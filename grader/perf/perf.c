@@ -19,18 +19,22 @@
 cl_int perf_setup(const struct clk_env *env, struct perf_kernel *k)
 {
     cl_int status = CL_SUCCESS;
-    for (int i = 0; i < k->launch.buffer_count && status == CL_SUCCESS; i++) {
+    for (int i = 0; i < k->launch.buffer_count; i++) {
         cl_mem_flags flags = k->launch.is_output[i] ? CL_MEM_READ_WRITE : CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR;
-        k->buffers[i] = clCreateBuffer(env->context, flags, k->launch.counts[i] * sizeof(float),
-                                       k->launch.is_output[i] ? NULL : k->launch.host[i], &status);
+        CL_CHECK_STATUS(status, (k->buffers[i] = clCreateBuffer(env->context, flags,
+                                                                k->launch.counts[i] * sizeof(float),
+                                                                k->launch.is_output[i] ? NULL : k->launch.host[i],
+                                                                &status),
+                                 status));
     }
     /* Outputs start as NaN: a kernel that leaves them unwritten cannot pass the timed run's check by luck. */
-    for (int i = 0; i < k->launch.buffer_count && status == CL_SUCCESS; i++)
+    for (int i = 0; i < k->launch.buffer_count; i++)
         if (k->launch.is_output[i])
-            status = clEnqueueFillBuffer(env->queue, k->buffers[i], &(const uint32_t){COMPARE_POISON_BITS}, sizeof(uint32_t),
-                                         0, k->launch.counts[i] * sizeof(float), 0, NULL, NULL);
-    if (status == CL_SUCCESS)
-        status = harness_bind(k->kernel, &k->launch, k->buffers);
+            CL_CHECK_STATUS(status, clEnqueueFillBuffer(env->queue, k->buffers[i],
+                                                        &(const uint32_t){COMPARE_POISON_BITS}, sizeof(uint32_t), 0,
+                                                        k->launch.counts[i] * sizeof(float), 0, NULL, NULL));
+    CL_CHECK_STATUS(status, harness_bind(k->kernel, &k->launch, k->buffers));
+cleanup:
     return status;
 }
 
@@ -46,12 +50,12 @@ void perf_release(struct perf_kernel *k)
 static cl_int time_once(const struct clk_env *env, struct perf_kernel *k, double *ms)
 {
     cl_event event = NULL;
-    cl_int status = clEnqueueNDRangeKernel(env->queue, k->kernel, k->launch.work_dims, NULL, k->launch.global,
-                                           k->launch.local, 0, NULL, &event);
-    if (status == CL_SUCCESS)
-        status = clWaitForEvents(1, &event);
-    if (status == CL_SUCCESS)
-        *ms = clk_event_ms(event);
+    cl_int status;
+    CL_CHECK_STATUS(status, clEnqueueNDRangeKernel(env->queue, k->kernel, k->launch.work_dims, NULL, k->launch.global,
+                                                   k->launch.local, 0, NULL, &event));
+    CL_CHECK_STATUS(status, clWaitForEvents(1, &event));
+    *ms = clk_event_ms(event);
+cleanup:
     if (event)
         clReleaseEvent(event);
     return status;
@@ -83,23 +87,20 @@ cl_int perf_compare(const struct clk_env *env, struct perf_kernel *student, stru
     cl_int status = CL_SUCCESS;
     int n = 0;
     memset(result, 0, sizeof *result);
-    for (int i = 0; i < WARMUPS && status == CL_SUCCESS; i++) {
-        status = time_once(env, student, &a[0]);
-        if (status == CL_SUCCESS)
-            status = time_once(env, baseline, &b[0]);
+    for (int i = 0; i < WARMUPS; i++) {
+        CL_CHECK_STATUS(status, time_once(env, student, &a[0]));
+        CL_CHECK_STATUS(status, time_once(env, baseline, &b[0]));
     }
-    while (status == CL_SUCCESS && n < MAX_PAIRS) {
-        status = time_once(env, student, &a[n]);
-        if (status == CL_SUCCESS)
-            status = time_once(env, baseline, &b[n]);
-        if (status != CL_SUCCESS)
-            break;
+    while (n < MAX_PAIRS) {
+        CL_CHECK_STATUS(status, time_once(env, student, &a[n]));
+        CL_CHECK_STATUS(status, time_once(env, baseline, &b[n]));
         ratios[n] = a[n] > 0 ? b[n] / a[n] : 0.0;
         n++;
         result->settled = n >= MIN_PAIRS && perf_spread(ratios, n) < SETTLED_SPREAD;
         if (result->settled || (n >= MIN_PAIRS && clk_now_s() - start > budget_s))
             break;
     }
+cleanup:
     result->pairs = n;
     result->student_ms = clk_median(a, (size_t)n);
     result->baseline_ms = clk_median(b, (size_t)n);
@@ -108,7 +109,7 @@ cl_int perf_compare(const struct clk_env *env, struct perf_kernel *student, stru
     return status;
 }
 
-/* Builds kernels_dir/file and creates its kernel; returns NULL (quietly) when it cannot. */
+/* Builds kernels_dir/file and creates its kernel; returns NULL when it cannot. */
 static cl_kernel probe_kernel(const struct clk_env *env, const char *kernels_dir, const char *file,
                               const char *name, cl_program *program)
 {
@@ -120,8 +121,10 @@ static cl_kernel probe_kernel(const struct clk_env *env, const char *kernels_dir
     free(log);
     if (!*program)
         return NULL;
-    kernel = clCreateKernel(*program, name, &status);
-    return status == CL_SUCCESS ? kernel : NULL;
+    CL_CHECK_STATUS(status, (kernel = clCreateKernel(*program, name, &status), status));
+    return kernel;
+cleanup:
+    return NULL;
 }
 
 /* A probe's median time over five runs after two warm-ups, or 0 when it cannot run. */
@@ -140,15 +143,17 @@ double perf_copy_gbps(const struct clk_env *env, const char *kernels_dir, size_t
     int n4 = (int)(n / 4);
     size_t global = (n / 4 + 255) / 256 * 256; /* one float4 each: no loop overhead on any device */
     double ms = 0.0;
-    if (kernel) {
-        in = clCreateBuffer(env->context, CL_MEM_READ_WRITE, (size_t)n4 * 16, NULL, &status);
-        if (status == CL_SUCCESS)
-            out = clCreateBuffer(env->context, CL_MEM_READ_WRITE, (size_t)n4 * 16, NULL, &status);
-        if (status == CL_SUCCESS && clSetKernelArg(kernel, 0, sizeof in, &in) == CL_SUCCESS &&
-            clSetKernelArg(kernel, 1, sizeof out, &out) == CL_SUCCESS &&
-            clSetKernelArg(kernel, 2, sizeof n4, &n4) == CL_SUCCESS)
-            ms = median_run_ms(env, kernel, global);
-    }
+    if (!kernel)
+        goto cleanup;
+    CL_CHECK_STATUS(status, (in = clCreateBuffer(env->context, CL_MEM_READ_WRITE, (size_t)n4 * 16, NULL, &status),
+                             status));
+    CL_CHECK_STATUS(status, (out = clCreateBuffer(env->context, CL_MEM_READ_WRITE, (size_t)n4 * 16, NULL, &status),
+                             status));
+    CL_CHECK_STATUS(status, clSetKernelArg(kernel, 0, sizeof in, &in));
+    CL_CHECK_STATUS(status, clSetKernelArg(kernel, 1, sizeof out, &out));
+    CL_CHECK_STATUS(status, clSetKernelArg(kernel, 2, sizeof n4, &n4));
+    ms = median_run_ms(env, kernel, global);
+cleanup:
     if (in) clReleaseMemObject(in);
     if (out) clReleaseMemObject(out);
     if (kernel) clReleaseKernel(kernel);
@@ -165,12 +170,15 @@ double perf_fma_gflops(const struct clk_env *env, const char *kernels_dir)
     size_t global = env->info.is_gpu ? (size_t)1 << 20 : (size_t)1 << 13;
     int iterations = env->info.is_gpu ? 2048 : 512;
     double ms = 0.0;
-    if (kernel) {
-        out = clCreateBuffer(env->context, CL_MEM_WRITE_ONLY, global * sizeof(float), NULL, &status);
-        if (status == CL_SUCCESS && clSetKernelArg(kernel, 0, sizeof out, &out) == CL_SUCCESS &&
-            clSetKernelArg(kernel, 1, sizeof iterations, &iterations) == CL_SUCCESS)
-            ms = median_run_ms(env, kernel, global);
-    }
+    if (!kernel)
+        goto cleanup;
+    CL_CHECK_STATUS(status, (out = clCreateBuffer(env->context, CL_MEM_WRITE_ONLY, global * sizeof(float), NULL,
+                                                  &status),
+                             status));
+    CL_CHECK_STATUS(status, clSetKernelArg(kernel, 0, sizeof out, &out));
+    CL_CHECK_STATUS(status, clSetKernelArg(kernel, 1, sizeof iterations, &iterations));
+    ms = median_run_ms(env, kernel, global);
+cleanup:
     if (out) clReleaseMemObject(out);
     if (kernel) clReleaseKernel(kernel);
     if (program) clReleaseProgram(program);

@@ -96,30 +96,31 @@ static cl_int compare_runs(struct runner *r, const struct wire_perf *request, st
 {
     struct perf_comparison cmp, again;
     cl_int status = CL_SUCCESS;
-    for (int i = 0; i < done->runs && status == CL_SUCCESS; i++) {
-        status = perf_compare(&r->env, student, baseline, request->budget_s, &cmp);
+    for (int i = 0; i < done->runs; i++) {
+        CL_CHECK_STATUS(status, perf_compare(&r->env, student, baseline, request->budget_s, &cmp));
         done->values[i] = cmp.speedup;
     }
-    if (status == CL_SUCCESS && done->runs == 1 && !cmp.settled && cmp.speedup < request->min_speedup &&
+    /* A second round is only a better chance: should it fail, the first stands. */
+    if (done->runs == 1 && !cmp.settled && cmp.speedup < request->min_speedup &&
         perf_compare(&r->env, student, baseline, request->budget_s, &again) == CL_SUCCESS &&
         again.speedup > cmp.speedup)
         cmp = again;
-    if (status == CL_SUCCESS) {
-        done->student_ms = cmp.student_ms;
-        done->baseline_ms = cmp.baseline_ms;
-        done->speedup = cmp.speedup;
-        done->spread = cmp.spread;
-        done->pairs = cmp.pairs;
-        done->settled = cmp.settled;
-    }
+    done->student_ms = cmp.student_ms;
+    done->baseline_ms = cmp.baseline_ms;
+    done->speedup = cmp.speedup;
+    done->spread = cmp.spread;
+    done->pairs = cmp.pairs;
+    done->settled = cmp.settled;
+cleanup:
     return status;
 }
 
 static cl_int time_alone(struct runner *r, struct perf_kernel *student, struct wire_perf_done *done)
 {
     cl_int status = CL_SUCCESS;
-    for (int i = 0; i < done->runs && status == CL_SUCCESS; i++)
-        status = perf_time(&r->env, student, 9, &done->values[i]);
+    for (int i = 0; i < done->runs; i++)
+        CL_CHECK_STATUS(status, perf_time(&r->env, student, 9, &done->values[i]));
+cleanup:
     done->student_ms = done->values[0];
     return status;
 }
@@ -133,12 +134,11 @@ static cl_int keep_timed(struct runner *r, struct perf_kernel *k)
     int out = 0;
     while (out < launch->buffer_count - 1 && !launch->is_output[out])
         out++;
-    cl_int status = clEnqueueReadBuffer(r->env.queue, k->buffers[out], CL_TRUE, 0,
-                                        launch->counts[out] * sizeof(float), launch->host[out], 0, NULL, NULL);
+    cl_int status;
     free(r->timed);
     r->timed = NULL;
-    if (status != CL_SUCCESS)
-        return status;
+    CL_CHECK_STATUS(status, clEnqueueReadBuffer(r->env.queue, k->buffers[out], CL_TRUE, 0,
+                                                launch->counts[out] * sizeof(float), launch->host[out], 0, NULL, NULL));
     r->timed_length = family->finish ? launch->shape.count : launch->counts[out];
     if (family->finish && (r->timed = malloc((r->timed_length ? r->timed_length : 1) * sizeof(float))) != NULL)
         family->finish(launch, launch->host[out], r->timed);
@@ -147,6 +147,8 @@ static cl_int keep_timed(struct runner *r, struct perf_kernel *k)
         launch->host[out] = NULL;
     }
     return r->timed ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+cleanup:
+    return status;
 }
 
 static void time_kernel(struct runner *r, const struct wire_perf *request, struct perf_kernel *student,
