@@ -3,6 +3,7 @@
 #include "judge/compare.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #define N 256
@@ -141,6 +142,35 @@ START_TEST(tolerance_is_respected)
 }
 END_TEST
 
+/* Results of int and uint words: compared as integers (exactly, past 2^24 too), never read as floats. */
+START_TEST(integer_results_are_compared_as_integers)
+{
+    int32_t ints[4] = {-7, 16777217, 0, 5};
+    uint32_t uints[2] = {4294967295u, 3};
+    double want_ints[4] = {-7, 16777217, 0, 6}, want_uints[2] = {4294967295.0, 3}, zero[4] = {0};
+    float words[4];
+    char text[512];
+    struct compare_shape int_shape = {.type = COMPARE_INT, .count = 4};
+    struct compare_shape uint_shape = {.type = COMPARE_UINT, .count = 2};
+    struct compare_summary s;
+    memcpy(words, ints, sizeof ints);
+    compare_result(words, want_ints, zero, &int_shape, &s);
+    ck_assert_uint_eq(s.wrong, 1);
+    ck_assert_uint_eq(s.shown[0], 3);
+    compare_format(&s, words, want_ints, &int_shape, text, sizeof text);
+    ck_assert_msg(strstr(text, "index 3: expected 6, got 5"), "%s", text);
+    uint32_t poison = COMPARE_POISON_BITS;
+    memcpy(&words[0], &poison, sizeof poison);
+    compare_result(words, want_ints, zero, &int_shape, &s);
+    ck_assert_uint_eq(s.never_written, 1);
+    ck_assert_uint_eq(s.other_nans, 0);
+    memcpy(words, uints, sizeof uints);
+    compare_result(words, want_uints, zero, &uint_shape, &s);
+    ck_assert_uint_eq(s.wrong, 0);
+    ck_assert_double_eq(compare_value(words, &uint_shape, 0), 4294967295.0);
+}
+END_TEST
+
 Suite *compare_suite(void)
 {
     Suite *s = suite_create("compare");
@@ -157,6 +187,7 @@ Suite *compare_suite(void)
     tcase_add_test(tc, one_element_has_no_factor);
     tcase_add_test(tc, format_lists_first_wrong_elements);
     tcase_add_test(tc, tolerance_is_respected);
+    tcase_add_test(tc, integer_results_are_compared_as_integers);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -22,10 +22,33 @@ int compare_is_poison(float f)
     return bits == COMPARE_POISON_BITS;
 }
 
-static int all_zero(const float *got, size_t n)
+double compare_value(const float *got, const struct compare_shape *shape, size_t i)
 {
-    for (size_t i = 0; i < n; i++)
-        if (got[i] != 0.0f)
+    uint32_t bits;
+    memcpy(&bits, &got[i], sizeof bits);
+    switch (shape->type) {
+    case COMPARE_INT:
+        return (double)(int32_t)bits;
+    case COMPARE_UINT:
+        return (double)bits;
+    case COMPARE_FLOAT:
+        break;
+    }
+    return got[i];
+}
+
+/* Element i is within bound of expected (never when it is the poison, or not a finite float). */
+static int right_at(const float *got, const struct compare_shape *s, size_t i, double expected, double bound)
+{
+    if (s->type == COMPARE_FLOAT)
+        return clk_within(got[i], expected, bound);
+    return !compare_is_poison(got[i]) && fabs(compare_value(got, s, i) - expected) <= bound;
+}
+
+static int all_zero(const float *got, const struct compare_shape *s)
+{
+    for (size_t i = 0; i < s->count; i++)
+        if (compare_value(got, s, i) != 0.0)
             return 0;
     return 1;
 }
@@ -36,23 +59,23 @@ static int transposed(const float *got, const double *expected, const double *bo
         return 0;
     for (size_t r = 0; r < s->rows; r++)
         for (size_t c = 0; c < s->cols; c++)
-            if (!clk_within(got[c * s->rows + r], expected[r * s->cols + c], bound[r * s->cols + c] + 1e-6))
+            if (!right_at(got, s, c * s->rows + r, expected[r * s->cols + c], bound[r * s->cols + c] + 1e-6))
                 return 0;
     return 1;
 }
 
 /* Returns the common ratio got/expected when every sizeable element shares it, else 0. */
-static double constant_factor(const float *got, const double *expected, size_t n)
+static double constant_factor(const float *got, const double *expected, const struct compare_shape *s)
 {
     double ratio = 0.0;
     size_t sizeable = 0;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < s->count; i++) {
         if (fabs(expected[i]) < 1e-3) {
-            if (fabs(got[i]) > 1e-3)
+            if (fabs(compare_value(got, s, i)) > 1e-3)
                 return 0.0;
             continue;
         }
-        double r = got[i] / expected[i];
+        double r = compare_value(got, s, i) / expected[i];
         if (!isfinite(r) || (ratio != 0.0 && fabs(r - ratio) > 1e-3 * fabs(ratio)))
             return 0.0;
         ratio = r;
@@ -87,7 +110,7 @@ static int same_total(const float *got, const double *expected, const double *bo
     if (s->rows || s->count < 2)
         return 0;
     for (size_t i = 0; i < s->count; i++) {
-        total += got[i];
+        total += compare_value(got, s, i);
         want += expected[i];
         allowed += bound[i] + 1e-6 * fabs(expected[i]);
     }
@@ -106,12 +129,12 @@ static void find_pattern(const float *got, const double *expected, const double 
         snprintf(summary->pattern, sizeof summary->pattern,
                  "every wrong element is NaN: the kernel read its output before writing it (+= into an output "
                  "that starts as garbage, not 0): set it with = first");
-    else if (all_zero(got, s->count))
+    else if (all_zero(got, s))
         snprintf(summary->pattern, sizeof summary->pattern, "every element is zero");
     else if (transposed(got, expected, bound, s))
         snprintf(summary->pattern, sizeof summary->pattern,
                  "the result is the transpose of the right one: rows and columns are swapped");
-    else if ((factor = constant_factor(got, expected, s->count)) != 0.0)
+    else if ((factor = constant_factor(got, expected, s)) != 0.0)
         snprintf(summary->pattern, sizeof summary->pattern, "every element is off by the same factor, %.4g", factor);
     else if (s->grid == 0 && s->block && same_total(got, expected, bound, s))
         snprintf(summary->pattern, sizeof summary->pattern,
@@ -129,24 +152,24 @@ void compare_result(const float *got, const double *expected, const double *boun
 {
     memset(summary, 0, sizeof *summary);
     for (size_t i = 0; i < shape->count; i++) {
-        if (clk_within(got[i], expected[i], bound[i]))
+        if (right_at(got, shape, i, expected[i], bound[i]))
             continue;
         if (summary->shown_count < COMPARE_SHOWN)
             summary->shown[summary->shown_count++] = i;
         summary->never_written += compare_is_poison(got[i]);
-        summary->other_nans += isnan(got[i]) && !compare_is_poison(got[i]);
+        summary->other_nans += shape->type == COMPARE_FLOAT && isnan(got[i]) && !compare_is_poison(got[i]);
         summary->wrong++;
     }
     if (summary->wrong > 0)
         find_pattern(got, expected, bound, shape, summary);
 }
 
-static void format_value(float got, char *text, size_t size)
+static void format_value(const float *got, const struct compare_shape *s, size_t i, char *text, size_t size)
 {
-    if (compare_is_poison(got))
+    if (compare_is_poison(got[i]))
         snprintf(text, size, "never written");
     else
-        snprintf(text, size, "%.9g", (double)got);
+        snprintf(text, size, s->type == COMPARE_FLOAT ? "%.9g" : "%.0f", compare_value(got, s, i));
 }
 
 void compare_format(const struct compare_summary *summary, const float *got, const double *expected,
@@ -160,8 +183,10 @@ void compare_format(const struct compare_summary *summary, const float *got, con
             snprintf(where, sizeof where, "row %zu, col %zu", i / shape->cols, i % shape->cols);
         else
             snprintf(where, sizeof where, "index %zu", i);
-        format_value(got[i], value, sizeof value);
-        clk_append(text, size, "\n  %s: expected %.9g, got %s", where, expected[i], value);
+        format_value(got, shape, i, value, sizeof value);
+        clk_append(text, size, "\n  %s: expected ", where);
+        clk_append(text, size, shape->type == COMPARE_FLOAT ? "%.9g" : "%.0f", expected[i]);
+        clk_append(text, size, ", got %s", value);
     }
     if (summary->pattern[0])
         clk_append(text, size, "\n  pattern: %s", summary->pattern);

@@ -8,8 +8,12 @@
 /* Output buffers start filled with this NaN, so an element the kernel never wrote is recognised. */
 #define COMPARE_POISON_BITS 0x7fc0bad0u
 
+/* What the 4-byte words of a buffer hold (a kernel's __global float *, int * or uint *). */
+enum compare_type { COMPARE_FLOAT, COMPARE_INT, COMPARE_UINT };
+
 /* The layout of a result, so that patterns can be told in the kernel's own terms. */
 struct compare_shape {
+    enum compare_type type; /* of its elements; the poison is the same bits whatever the type */
     size_t count;     /* elements in the result */
     size_t rows;      /* a 2-D result is rows x cols; 0 for 1-D */
     size_t cols;
@@ -34,7 +38,10 @@ int compare_is_poison(float f);
 /* Returns the poison NaN. */
 float compare_poison(void);
 
-/* Compares got with expected +- bound and fills summary, pattern included. */
+/* Element i of a result of 4-byte words as a number: the float, int or uint that shape's type says it holds. */
+double compare_value(const float *got, const struct compare_shape *shape, size_t i);
+
+/* Compares got (4-byte words of shape's type) with expected +- bound and fills summary, pattern included. */
 void compare_result(const float *got, const double *expected, const double *bound, const struct compare_shape *shape,
                     struct compare_summary *summary);
 

@@ -190,7 +190,7 @@ struct host_check {
 /* The layout of the result a host program writes, so that a matrix is reported by row and column. */
 static struct compare_shape host_shape(const struct grade_lab_spec *lab, const size_t *dims, size_t count)
 {
-    struct compare_shape shape = {.count = count};
+    struct compare_shape shape = {.type = lab->family->result_type, .count = count};
     if (lab->family->dim_count == 3)
         shape.rows = dims[0], shape.cols = dims[1];
     else if (lab->family->dim_count == 2) /* the transpose: cols x rows */

@@ -48,23 +48,45 @@ size_t labs_expand_cases(const struct grade_lab_spec *lab, size_t max_local, str
     return count;
 }
 
-int labs_add_buffer(struct grade_launch *launch, const char *name, size_t count, int is_output,
-                    const struct grade_case *c, uint64_t seed)
+/* Input i's values from the launch's seed: floats of the case's kind, or for an int or uint buffer the exact
+   integers (-4 to 4; 0 to 8 unsigned) as 4-byte words of that type. */
+static void fill_input(const struct grade_launch *launch, int i, float *values)
+{
+    size_t count = launch->counts[i];
+    if (launch->input_exact || launch->types[i] != COMPARE_FLOAT)
+        clk_fill_exact(values, count, launch->input_seed, (unsigned)i);
+    else
+        clk_fill_real(values, count, launch->input_seed, (unsigned)i);
+    for (size_t k = 0; launch->types[i] != COMPARE_FLOAT && k < count; k++) {
+        int32_t word = (int32_t)values[k] + (launch->types[i] == COMPARE_UINT ? 4 : 0);
+        memcpy(&values[k], &word, sizeof word);
+    }
+}
+
+int labs_add_typed_buffer(struct grade_launch *launch, const char *name, size_t count, int is_output,
+                          enum compare_type type, const struct grade_case *c, uint64_t seed)
 {
     int i = launch->buffer_count++;
     launch->names[i] = name;
     launch->counts[i] = count;
     launch->is_output[i] = is_output;
+    launch->types[i] = type;
     launch->host[i] = malloc((count ? count : 1) * sizeof(float));
     launch->input_seed = seed;
     launch->input_exact = c->data == GRADE_EXACT;
+    if (is_output)
+        launch->shape.type = type;
     if (!launch->host[i])
         return -1;
-    if (!is_output && c->data == GRADE_EXACT)
-        clk_fill_exact(launch->host[i], count, seed, (unsigned)i);
-    else if (!is_output)
-        clk_fill_real(launch->host[i], count, seed, (unsigned)i);
+    if (!is_output)
+        fill_input(launch, i, launch->host[i]);
     return 0;
+}
+
+int labs_add_buffer(struct grade_launch *launch, const char *name, size_t count, int is_output,
+                    const struct grade_case *c, uint64_t seed)
+{
+    return labs_add_typed_buffer(launch, name, count, is_output, COMPARE_FLOAT, c, seed);
 }
 
 void labs_drop_inputs(struct grade_launch *launch)
@@ -82,10 +104,7 @@ const float *labs_input(const struct grade_launch *launch, int i, float **made)
         return launch->host[i];
     if (!(*made = malloc((launch->counts[i] ? launch->counts[i] : 1) * sizeof(float))))
         return NULL;
-    if (launch->input_exact)
-        clk_fill_exact(*made, launch->counts[i], launch->input_seed, (unsigned)i);
-    else
-        clk_fill_real(*made, launch->counts[i], launch->input_seed, (unsigned)i);
+    fill_input(launch, i, *made);
     return *made;
 }
 

@@ -45,6 +45,7 @@ struct grade_launch {
     float *host[GRADE_MAX_BUFFERS];
     size_t counts[GRADE_MAX_BUFFERS];
     int is_output[GRADE_MAX_BUFFERS];
+    enum compare_type types[GRADE_MAX_BUFFERS]; /* what each buffer's 4-byte words hold: float, int or uint */
     int buffer_count;
     size_t local_bytes; /* > 0: a __local argument follows the buffers */
     int ints[3];
@@ -76,6 +77,8 @@ struct grade_family {
     /* The bytes moved (or, for work_is_flops, the floating-point operations) of case c. */
     double (*work)(const struct grade_case *c);
     int work_is_flops;
+    /* What the result's 4-byte words hold, where a host program writes it with --out (COMPARE_FLOAT: floats). */
+    enum compare_type result_type;
     /* The length of case c's compared result (after finish). */
     size_t (*result_length)(const struct grade_case *c);
     /* Element index of case c's result with real data from seed, worked out alone from single inputs, with its
@@ -153,6 +156,11 @@ size_t labs_expand_cases(const struct grade_lab_spec *lab, size_t max_local, str
 /* Adds a buffer of count floats to launch; an input is filled from (seed, its index) with c's kind of data. */
 int labs_add_buffer(struct grade_launch *launch, const char *name, size_t count, int is_output,
                     const struct grade_case *c, uint64_t seed);
+
+/* Adds a buffer of count 4-byte words of type (float, int or uint) to launch; an input is filled from (seed, its
+   index), integers for an integer type; an output sets the result's type. */
+int labs_add_typed_buffer(struct grade_launch *launch, const char *name, size_t count, int is_output,
+                          enum compare_type type, const struct grade_case *c, uint64_t seed);
 
 /* Frees launch's inputs once its reference is made: labs_input makes them again when needed, so that the
    judge does not hold a large case's inputs while the kernel runs. */

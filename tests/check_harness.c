@@ -1,0 +1,81 @@
+/* grader/judge/harness.c with buffers of int words: staged, launched, read back and judged as integers. */
+#include "suites.h"
+
+#include "context.h"
+#include "judge/harness.h"
+#include "program.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define N 100
+#define GUARD 1024 /* floats: 4 KiB, a multiple of any device's sub-buffer alignment */
+
+/* Runs kernel name of the typed fixture on int inputs and judges its int output against a + b. */
+static struct case_verdict run_int_add(const char *name)
+{
+    struct clk_env env;
+    struct grade_launch launch;
+    struct grade_case c = {.data = GRADE_EXACT};
+    struct grade_family family = {0};
+    struct harness_raw raw;
+    struct case_verdict verdict = {0};
+    uint32_t bits[GRADE_MAX_BUFFERS] = {0x12345678u, 0x23456789u, 0x3456789au};
+    char *log = NULL;
+    memset(&launch, 0, sizeof launch);
+    ck_assert_int_eq(clk_env_create("cpu", &env), 0);
+    cl_program program = clk_build_program(env.context, env.info.device, "tests/fixtures/typed/add_int.cl", "", &log);
+    ck_assert_msg(program != NULL, "%s", log ? log : "");
+    cl_kernel kernel = clCreateKernel(program, name, NULL);
+    ck_assert_ptr_nonnull(kernel);
+    ck_assert_int_eq(labs_add_typed_buffer(&launch, "a", N, 0, COMPARE_INT, &c, 5), 0);
+    ck_assert_int_eq(labs_add_typed_buffer(&launch, "b", N, 0, COMPARE_INT, &c, 5), 0);
+    ck_assert_int_eq(labs_add_typed_buffer(&launch, "c", N, 1, COMPARE_INT, &c, 5), 0);
+    ck_assert_int_eq(launch.shape.type, COMPARE_INT);
+    launch.shape.count = N;
+    launch.ints[launch.int_count++] = N;
+    launch.work_dims = 1;
+    launch.global[0] = 128;
+    launch.local[0] = 64;
+    launch.expected = calloc(N, sizeof(double));
+    launch.bound = calloc(N, sizeof(double));
+    for (size_t i = 0; i < N; i++) {
+        int32_t a, b;
+        memcpy(&a, &launch.host[0][i], sizeof a);
+        memcpy(&b, &launch.host[1][i], sizeof b);
+        ck_assert(a >= -4 && a <= 4 && b >= -4 && b <= 4); /* integers, not float bits */
+        launch.expected[i] = a + b;
+    }
+    float *area = calloc(harness_area_floats(&launch, GUARD), sizeof(float));
+    ck_assert_int_eq(harness_launch(&env, kernel, &launch, GUARD, bits, area, &raw), CL_SUCCESS);
+    ck_assert_int_eq(harness_judge(&family, &launch, GUARD, bits, &raw, &verdict), 0);
+    free(area);
+    labs_launch_free(&launch);
+    clReleaseKernel(kernel);
+    clReleaseProgram(program);
+    clk_env_release(&env);
+    free(log);
+    return verdict;
+}
+
+START_TEST(int_buffers_are_judged_as_integers)
+{
+    struct case_verdict right = run_int_add("add_int");
+    ck_assert_msg(right.values_ok && right.memory_ok, "%s %s", right.values, right.memory);
+    struct case_verdict wrong = run_int_add("add_int_off_by_one");
+    ck_assert(!wrong.values_ok && wrong.memory_ok);
+    ck_assert_msg(strstr(wrong.values, "1 of 100 elements wrong") && strstr(wrong.values, "index 99: expected "),
+                  "%s", wrong.values);
+    ck_assert_msg(!strstr(wrong.values, "e+") && !strstr(wrong.values, "e-"), "%s", wrong.values);
+}
+END_TEST
+
+Suite *harness_suite(void)
+{
+    Suite *s = suite_create("harness");
+    TCase *tc = tcase_create("typed");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, int_buffers_are_judged_as_integers);
+    suite_add_tcase(s, tc);
+    return s;
+}
