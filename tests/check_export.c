@@ -1,6 +1,7 @@
 #include "suites.h"
 
 #include "report/export.h"
+#include "report/safetext.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>
@@ -89,7 +90,7 @@ END_TEST
 
 START_TEST(json_output_is_valid_utf8)
 {
-    char *clean = export_clean_utf8("ok \xc3\xa9 bad \xff\xfe cut \xe2\x9c");
+    char *clean = safetext_clean("ok \xc3\xa9 bad \xff\xfe cut \xe2\x9c", 0);
     ck_assert_str_eq(clean, "ok \xc3\xa9 bad ?? cut ??");
     free(clean);
 }

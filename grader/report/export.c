@@ -9,15 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-char *export_clean_utf8(const char *text)
-{
-    return safetext_clean(text, 0);
-}
-
 static cJSON *json_test(const char *lab, const struct grade_test *test)
 {
     cJSON *item = cJSON_CreateObject();
-    char name[128], *output = export_clean_utf8(test->reason);
+    char name[128], *output = safetext_clean(test->reason, 0);
     snprintf(name, sizeof name, "%s: %s%s", lab, test->name, test->informational ? " (informational)" : "");
     cJSON_AddStringToObject(item, "name", name);
     cJSON_AddNumberToObject(item, "score", test->informational ? 0.0 : test->score);
@@ -82,7 +77,7 @@ int export_json(FILE *out, const struct export_run *run)
 {
     cJSON *root = cJSON_CreateObject(), *tests = cJSON_CreateArray();
     double score = 0.0, max = 0.0;
-    char *text, *summary = export_clean_utf8(run->summary);
+    char *text, *summary = safetext_clean(run->summary, 0);
     if (!root || !tests || !summary)
         return -1;
     for (int l = 0; l < run->count; l++) {
@@ -119,7 +114,7 @@ int export_json(FILE *out, const struct export_run *run)
 /* Writes text as XML character data: markup escaped, and characters XML 1.0 forbids replaced by '?'. */
 static void xml_text(FILE *out, const char *text)
 {
-    char *clean = export_clean_utf8(text);
+    char *clean = safetext_clean(text, 0);
     for (const char *p = clean ? clean : ""; *p; p++) {
         unsigned char c = (unsigned char)*p;
         switch (c) {
@@ -247,7 +242,7 @@ static cJSON *classroom_test(const struct grade_lab_result *result, const struct
                              int is_error)
 {
     cJSON *item = cJSON_CreateObject();
-    char name[128], path[PATH_MAX + 16], *message = export_clean_utf8(test->reason ? test->reason : "");
+    char name[128], path[PATH_MAX + 16], *message = safetext_clean(test->reason ? test->reason : "", 0);
     snprintf(name, sizeof name, "%s: %s", result->lab, test->name);
     cJSON_AddStringToObject(item, "name", name);
     cJSON_AddStringToObject(item, "status", is_error ? "error" : test->passed ? "pass" : "fail");

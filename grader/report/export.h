@@ -41,7 +41,4 @@ int export_classroom(FILE *out, const struct export_run *run);
 /* Writes the runner result to path; returns 0, or -1 after printing why. */
 int export_classroom_file(const char *path, const struct export_run *run);
 
-/* Copies text into a new string of safe text (see safetext.h), uncapped (caller frees). */
-char *export_clean_utf8(const char *text);
-
 #endif
