@@ -1,12 +1,12 @@
 /* ./grade: builds each lab's kernel with the grader's own harness, checks it, and scores it. */
 #include "cli/batch.h"
-#include "pipeline.h"
-#include "perf/bench.h"
-#include "perf/calibrate.h"
 #include "cli/cli.h"
 #include "device.h"
 #include "judge/grading.h"
 #include "judge/labs.h"
+#include "perf/bench.h"
+#include "perf/calibrate.h"
+#include "pipeline.h"
 #include "runner/sandbox.h"
 #include "timing.h"
 

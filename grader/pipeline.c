@@ -2,6 +2,7 @@
 
 #include "judge/devicerun.h"
 #include "judge/hostprog.h"
+#include "judge/registry.h"
 #include "judge/runlab.h"
 #include "judge/sanitize.h"
 #include "judge/technique.h"
@@ -9,7 +10,6 @@
 #include "report/export.h"
 #include "runner/sandbox.h"
 #include "runner/scratch.h"
-#include "judge/registry.h"
 #include "timing.h"
 
 #include <errno.h>

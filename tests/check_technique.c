@@ -1,8 +1,8 @@
 #include "suites.h"
 
+#include "judge/registry.h"
 #include "judge/sanitize.h"
 #include "judge/technique.h"
-#include "judge/registry.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,9 +1,9 @@
 #include "cli/batch.h"
 #include "pipeline.h"
 
-#include "report/export.h"
 #include "judge/labs.h"
 #include "judge/registry.h"
+#include "report/export.h"
 #include "report/safetext.h"
 #include "runner/sandbox.h"
 #include "timing.h"

@@ -1,7 +1,7 @@
 #include "judge/compare.h"
 
-#include "verify.h"
 #include "text.h"
+#include "verify.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -4,8 +4,8 @@
 #define CLKIT_GRADER_GRADING_H
 
 #include "cli/cli.h"
-#include "report/report.h"
 #include "judge/result.h"
+#include "report/report.h"
 #include "runner/sandbox.h"
 
 #include <limits.h>

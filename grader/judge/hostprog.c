@@ -1,14 +1,14 @@
 #include "judge/hostprog.h"
 
 #include "files.h"
-#include "options.h"
-#include "judge/rules.h"
-#include "runner/sandbox.h"
-#include "judge/sanitize.h"
-#include "runner/scratch.h"
 #include "judge/compare.h"
-#include "text.h"
+#include "judge/rules.h"
+#include "judge/sanitize.h"
+#include "options.h"
 #include "problem.h"
+#include "runner/sandbox.h"
+#include "runner/scratch.h"
+#include "text.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,8 +4,8 @@
 #define CLKIT_GRADER_LABS_H
 
 #include "clerr.h"
-#include "problem.h"
 #include "judge/compare.h"
+#include "problem.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -3,10 +3,10 @@
 #ifndef CLKIT_GRADER_SANITIZE_H
 #define CLKIT_GRADER_SANITIZE_H
 
+#include "judge/counts.h"
 #include "judge/grading.h"
 #include "judge/labs.h"
 #include "judge/runlab.h"
-#include "judge/counts.h"
 
 #include <limits.h>
 #include <stddef.h>

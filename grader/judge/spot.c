@@ -1,7 +1,7 @@
 #include "judge/spot.h"
 
-#include "judge/compare.h"
 #include "data.h"
+#include "judge/compare.h"
 
 #include <math.h>
 #include <stdio.h>

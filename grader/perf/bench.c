@@ -1,8 +1,8 @@
 #include "perf/bench.h"
 
-#include "perf/calibrate.h"
 #include "judge/labs.h"
 #include "judge/registry.h"
+#include "perf/calibrate.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -4,8 +4,8 @@
 #include "judge/registry.h"
 #include "judge/runlab.h"
 #include "perf/runperf.h"
-#include "timing.h"
 #include "text.h"
+#include "timing.h"
 
 #include <ctype.h>
 #include <math.h>

@@ -1,9 +1,9 @@
 #include "perf/runperf.h"
 
-#include "judge/spot.h"
 #include "judge/registry.h"
-#include "timing.h"
+#include "judge/spot.h"
 #include "text.h"
+#include "timing.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 #include "runner/builds.h"
 
-#include "program.h"
 #include "judge/result.h"
+#include "program.h"
 #include "text.h"
 
 #include <stdio.h>

@@ -1,13 +1,13 @@
 /* clkit-runner: the only grader process that runs submitted code. It builds the kernel, runs the cases and
    timings the judge asks for, and sends back raw buffers and times; it never sees a reference or a score. */
-#include "runner/builds.h"
-#include "perf/clblast.h"
 #include "judge/harness.h"
+#include "judge/registry.h"
+#include "judge/spot.h"
+#include "perf/clblast.h"
 #include "perf/perf.h"
 #include "program.h"
-#include "judge/spot.h"
+#include "runner/builds.h"
 #include "runner/wire.h"
-#include "judge/registry.h"
 
 #include <stdio.h>
 #include <stdlib.h>
