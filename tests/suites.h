@@ -33,6 +33,7 @@ Suite *bench_suite(void);
 Suite *sanitize_suite(void);
 Suite *technique_suite(void);
 Suite *counts_suite(void);
+Suite *layout_suite(void);
 Suite *harness_suite(void);
 Suite *problem_suite(void);
 Suite *text_suite(void);

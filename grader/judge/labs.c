@@ -1,7 +1,6 @@
 #include "judge/labs.h"
 
 #include "data.h"
-#include "perf/profile.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -115,28 +114,6 @@ void labs_launch_free(struct grade_launch *launch)
     free(launch->expected);
     free(launch->bound);
     memset(launch, 0, sizeof *launch);
-}
-
-void labs_perf_case(const struct grade_lab_spec *lab, const struct profile *profile, struct grade_case *c)
-{
-    memset(c, 0, sizeof *c);
-    c->data = GRADE_REAL;
-    c->no_reference = 1;
-    c->local[0] = c->local[1] = lab->perf.local;
-    c->groups = lab->perf.groups;
-    switch (lab->perf.size) {
-    case GRADE_SIZE_VECTOR:
-        c->dims[0] = profile->vector_n;
-        break;
-    case GRADE_SIZE_MATMUL:
-        c->dims[0] = c->dims[1] = c->dims[2] = profile->matmul_n;
-        break;
-    case GRADE_SIZE_TRANSPOSE:
-        c->dims[0] = c->dims[1] = profile->transpose_n;
-        break;
-    }
-    if (lab->tiles)
-        c->tile = profile->tile;
 }
 
 const char *labs_test_name(const struct grade_lab_spec *lab, enum grade_test_kind kind)

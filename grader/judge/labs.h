@@ -10,8 +10,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct profile;
-
 #define GRADE_COUNT(array) (sizeof(array) / sizeof((array)[0]))
 
 enum grade_data { GRADE_EXACT, GRADE_REAL };
@@ -169,9 +167,6 @@ void labs_drop_inputs(struct grade_launch *launch);
 /* Returns input i of launch: its host copy, or (after labs_drop_inputs) a new copy made again from its
    seed, stored in *made for the caller to free; NULL when memory runs out. */
 const float *labs_input(const struct grade_launch *launch, int i, float **made);
-
-/* Fills c with lab's timing case at the sizes and TILE of profile (real data, no reference). */
-void labs_perf_case(const struct grade_lab_spec *lab, const struct profile *profile, struct grade_case *c);
 
 /* Returns the name of lab's test of that kind ("speed" or "bandwidth" for GRADE_TEST_SPEED), or NULL when the lab
    has no such test. */

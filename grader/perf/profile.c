@@ -210,3 +210,25 @@ int profile_load(const char *dir, const char *device_name, int is_gpu, struct pr
     profile_defaults(is_gpu, profile);
     return 0;
 }
+
+void profile_timing_case(const struct grade_lab_spec *lab, const struct profile *profile, struct grade_case *c)
+{
+    memset(c, 0, sizeof *c);
+    c->data = GRADE_REAL;
+    c->no_reference = 1;
+    c->local[0] = c->local[1] = lab->perf.local;
+    c->groups = lab->perf.groups;
+    switch (lab->perf.size) {
+    case GRADE_SIZE_VECTOR:
+        c->dims[0] = profile->vector_n;
+        break;
+    case GRADE_SIZE_MATMUL:
+        c->dims[0] = c->dims[1] = c->dims[2] = profile->matmul_n;
+        break;
+    case GRADE_SIZE_TRANSPOSE:
+        c->dims[0] = c->dims[1] = profile->transpose_n;
+        break;
+    }
+    if (lab->tiles)
+        c->tile = profile->tile;
+}

@@ -37,4 +37,7 @@ int profile_parse(const char *text, struct profile *profile, char *error, size_t
 int profile_load(const char *dir, const char *device_name, int is_gpu, struct profile *profile, char *error,
                  size_t error_size);
 
+/* Fills c with lab's timing case at the sizes and TILE of profile (real data, no reference). */
+void profile_timing_case(const struct grade_lab_spec *lab, const struct profile *profile, struct grade_case *c);
+
 #endif

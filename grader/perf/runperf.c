@@ -53,7 +53,7 @@ static int ask_timing(struct lab_run *r, int runs, struct grade_case *c, struct 
                                 .peak = lab->family->work_is_flops ? WIRE_PEAK_FMA : WIRE_PEAK_COPY,
                                 .copy_n = r->profile.vector_n, .clblast = lab->family->work_is_flops};
     struct wire_message m;
-    labs_perf_case(lab, &r->profile, c);
+    profile_timing_case(lab, &r->profile, c);
     request.c = *c;
     if (session_ask(&r->session, WIRE_PERF, &request, sizeof request, WIRE_PERF_DONE, sizeof *done, &m) != 0 ||
         m.length != sizeof *done) {
