@@ -17,9 +17,10 @@ START_TEST(a_new_lab_needs_only_its_own_files)
         "cd build/check-newlab && "
         "sed 's/lab1/lab8/g; s/Lab 1:/Lab 8:/' grader/judge/labs/lab1.c > grader/judge/labs/lab8.c && "
         "cp -r labs/lab1 labs/lab8 && cp -r solutions/lab1 solutions/lab8 && "
-        "make -s -j4 CFLAGS=-O0 >make.log 2>&1 || { tail -20 make.log; exit 1; }; "
+        "make -s -j8 CFLAGS=-O0 >make.log 2>&1 || { tail -20 make.log; exit 1; }; "
         "./grade --version && ./grade --help | head -1 && "
-        "./grade --solutions --quick --seed 1 lab8 2>&1 | grep 'score' && "
+        "./grade --solutions --quick --seed 1 --json=lab8.json lab8 2>&1 | grep 'score' && "
+        "python3 -c 'import json; print(\"json score %g\" % json.load(open(\"lab8.json\"))[\"score\"])' && "
         "for f in cpu gpu; do printf 'lab8.min_speedup = 1.5\\n' >> grader/profiles/$f.conf; done; "
         "stub=0 && ./grade --seed 1 lab8 >stub.log 2>&1 || stub=$?; echo \"stub exit $stub\"; "
         "grep -q 'unknown key' stub.log || echo 'lab8 key known'; "
@@ -28,7 +29,8 @@ START_TEST(a_new_lab_needs_only_its_own_files)
         600, &output);
     ck_assert_msg(status == 0, "status %d\n%s", status, output);
     ck_assert_msg(strstr(output, "clkit grader ") && strstr(output, "LAB is lab1 ... lab8") &&
-                      strstr(output, "lab8 score: 10.0 / 10") && strstr(output, "stub exit 1") &&
+                      strstr(output, "lab8 score: 10.0 / 10") && strstr(output, "json score 10") &&
+                      strstr(output, "stub exit 1") &&
                       strstr(output, "lab8 key known") && strstr(output, "lab9 key refused"),
                   "%s", output);
     free(output);
