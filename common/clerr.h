@@ -15,20 +15,20 @@ const char *clk_error_hint(cl_int status);
 void clk_report_cl_error(cl_int status, const char *call, const char *file, int line);
 
 /* Checks an OpenCL status; on failure prints it with the call and file:line and jumps to cleanup. */
-#define CL_CHECK(call)                            \
-    do {                                          \
-        cl_int clk_status_;                       \
-        CL_CHECK_STATUS(clk_status_, call);       \
+#define CL_CHECK(call)                      \
+    do {                                    \
+        cl_int clk_status_;                 \
+        CL_CHECK_STATUS(clk_status_, call); \
     } while (0)
 
 /* CL_CHECK for a function that hands the failing status back: the call's status is also stored in status. */
-#define CL_CHECK_STATUS(status, call)                                \
-    do {                                                             \
-        (status) = (call);                                           \
-        if ((status) != CL_SUCCESS) {                                \
+#define CL_CHECK_STATUS(status, call)                                 \
+    do {                                                              \
+        (status) = (call);                                            \
+        if ((status) != CL_SUCCESS) {                                 \
             clk_report_cl_error((status), #call, __FILE__, __LINE__); \
-            goto cleanup;                                            \
-        }                                                            \
+            goto cleanup;                                             \
+        }                                                             \
     } while (0)
 
 #endif
