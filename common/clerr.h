@@ -31,4 +31,12 @@ void clk_report_cl_error(cl_int status, const char *call, const char *file, int 
         }                                                             \
     } while (0)
 
+/* Passes on the status of a helper that has already reported its own failure (with CL_CHECK_STATUS): jumps to
+   cleanup with it, without reporting it again. */
+#define CL_PASS(status, call)                  \
+    do {                                       \
+        if (((status) = (call)) != CL_SUCCESS) \
+            goto cleanup;                      \
+    } while (0)
+
 #endif

@@ -51,23 +51,24 @@ cl_int clk_time_kernel(cl_command_queue queue, cl_kernel kernel, cl_uint dims, c
 {
     double times[64];
     cl_int status = CL_SUCCESS;
+    cl_event event = NULL;
     const char *once = getenv("CLKIT_TIMING_RUNS");
     if (once && strcmp(once, "1") == 0)
         warmups = 0, runs = 1;
     if (runs > 64)
         runs = 64;
-    for (int i = 0; i < warmups + runs && status == CL_SUCCESS; i++) {
-        cl_event event = NULL;
-        status = clEnqueueNDRangeKernel(queue, kernel, dims, NULL, global, local, 0, NULL, &event);
-        if (status == CL_SUCCESS)
-            status = clWaitForEvents(1, &event);
-        if (status == CL_SUCCESS && i >= warmups)
+    for (int i = 0; i < warmups + runs; i++) {
+        CL_CHECK_STATUS(status, clEnqueueNDRangeKernel(queue, kernel, dims, NULL, global, local, 0, NULL, &event));
+        CL_CHECK_STATUS(status, clWaitForEvents(1, &event));
+        if (i >= warmups)
             times[i - warmups] = clk_event_ms(event);
-        if (event)
-            clReleaseEvent(event);
+        clReleaseEvent(event);
+        event = NULL;
     }
-    if (status == CL_SUCCESS)
-        *median_ms = clk_median(times, (size_t)runs);
+    *median_ms = clk_median(times, (size_t)runs);
+cleanup:
+    if (event)
+        clReleaseEvent(event);
     return status;
 }
 
