@@ -77,7 +77,10 @@ def shown(tests):
 
 
 def check_fresh(today, problems):
-    """Notes each lab whose transcript's tests differ from those in today's grader output."""
+    """Notes each lab whose transcript's tests differ from those in today's grader output, and each lab graded today
+    that has no transcript."""
+    for lab in sorted(set(re.findall(r"^(lab\d+): ", today, re.M)) - set(HOST_ARGUMENTS)):
+        problems.append("%s has no expected output: add its host size to HOST_ARGUMENTS in docs/outputs.py" % lab)
     for lab in HOST_ARGUMENTS:
         section = re.search(r"^%s: .*?^  %s score" % (lab, lab), today, re.S | re.M)
         now = tests_of(section.group(0)) if section else []
