@@ -3,6 +3,7 @@
 
 #include "context.h"
 #include "judge/harness.h"
+#include "judge/registry.h"
 #include "program.h"
 
 #include <stdlib.h>
@@ -70,12 +71,69 @@ START_TEST(int_buffers_are_judged_as_integers)
 }
 END_TEST
 
+/* Runs kernel name of kernels/file, of family, on case c; returns its verdict. */
+static struct case_verdict run_kit_kernel(struct clk_env *env, const char *file, const char *name,
+                                          const struct grade_family *family, const struct grade_case *c)
+{
+    struct grade_launch launch;
+    struct harness_raw raw;
+    struct case_verdict verdict = {0};
+    uint32_t bits[GRADE_MAX_BUFFERS] = {0x12345678u, 0x23456789u, 0x3456789au};
+    char path[256], *log = NULL;
+    memset(&launch, 0, sizeof launch);
+    snprintf(path, sizeof path, "kernels/%s", file);
+    cl_program program = clk_build_program(env->context, env->info.device, path, "", &log);
+    ck_assert_msg(program != NULL, "%s: %s", path, log ? log : "");
+    cl_kernel kernel = clCreateKernel(program, name, NULL);
+    ck_assert_ptr_nonnull(kernel);
+    ck_assert_int_eq(family->prepare(c, 11, &launch), 0);
+    float *area = calloc(harness_area_floats(&launch, GUARD), sizeof(float));
+    ck_assert_int_eq(harness_launch(env, kernel, &launch, GUARD, bits, area, &raw), CL_SUCCESS);
+    ck_assert_int_eq(harness_judge(family, &launch, GUARD, bits, &raw, &verdict), 0);
+    free(area);
+    labs_launch_free(&launch);
+    clReleaseKernel(kernel);
+    clReleaseProgram(program);
+    free(log);
+    return verdict;
+}
+
+/* The kit's own kernels that speed is measured against (baselines) or beside (going further) compute the lab's
+   result, on the lab's shapes: a wrong baseline would make every speedup meaningless. */
+START_TEST(baseline_and_further_kernels_are_right)
+{
+    const struct grade_lab_spec *lab = registry_lab((size_t)_i);
+    const struct grade_perf *perf = &lab->perf;
+    struct clk_env env;
+    ck_assert_int_eq(clk_env_create("cpu", &env), 0);
+    for (size_t s = 0; s < lab->shapes->count; s++) {
+        struct grade_case c = lab->shapes->shapes[s];
+        struct case_verdict v;
+        if (c.exact_only || c.dims[0] * (c.dims[1] ? c.dims[1] : 1) > (1u << 20))
+            continue;
+        c.data = GRADE_EXACT;
+        c.local[0] = c.local[1] = perf->local ? perf->local : c.local[0];
+        c.groups = perf->groups ? perf->groups : c.groups;
+        if (perf->baseline_file) {
+            v = run_kit_kernel(&env, perf->baseline_file, perf->baseline_kernel, perf->baseline_family, &c);
+            ck_assert_msg(v.values_ok && v.memory_ok, "%s, shape %zu: %s %s", perf->baseline_file, s, v.values, v.memory);
+        }
+        if (perf->further.file) {
+            v = run_kit_kernel(&env, perf->further.file, perf->further.kernel, perf->further.family, &c);
+            ck_assert_msg(v.values_ok && v.memory_ok, "%s, shape %zu: %s %s", perf->further.file, s, v.values, v.memory);
+        }
+    }
+    clk_env_release(&env);
+}
+END_TEST
+
 Suite *harness_suite(void)
 {
     Suite *s = suite_create("harness");
     TCase *tc = tcase_create("typed");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, int_buffers_are_judged_as_integers);
+    tcase_add_loop_test(tc, baseline_and_further_kernels_are_right, 0, (int)registry_count());
     suite_add_tcase(s, tc);
     return s;
 }

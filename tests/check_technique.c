@@ -61,6 +61,8 @@ static const struct {
     {"lab5", "--solutions", "reads 1.0, writes 2.0", 1},
     {"lab5", "--submission tests/fixtures/lab5/swapped-mapping", "reads 4.5, writes 16.0", 0},
     {"lab2", "--solutions", "global stores: 4096 for 4096 elements", 1},
+    {"lab8", "--solutions", "local memory: 0.50 loads per multiply-add", 1},
+    {"lab8", "--submission tests/fixtures/lab8/no-register-blocking", "local memory: 1.25 loads per multiply-add", 0},
     {"lab2", "--submission tests/fixtures/lab2/group-stride", "global stores: 16384 for 4096 elements", 0},
 };
 

@@ -10,9 +10,10 @@ cd "$(dirname "$0")/.."
 runs=${1:-20}
 shift || true
 device=("$@")
-labs="lab4 lab5 lab6 lab7"
+labs="lab4 lab5 lab6 lab7 lab8"
 declare -A fixtures=([lab4]=tests/fixtures/lab4/serial-group [lab5]=tests/fixtures/lab5/swapped-mapping
-                     [lab6]=tests/fixtures/lab6/naive-in-tiled [lab7]=tests/fixtures/lab7/naive-in-tiled)
+                     [lab6]=tests/fixtures/lab6/naive-in-tiled [lab7]=tests/fixtures/lab7/naive-in-tiled
+                     [lab8]=tests/fixtures/lab8/no-register-blocking)
 make -s grader solutions >/dev/null || exit 2
 export NO_COLOR=1
 

@@ -12,18 +12,16 @@
 #include <string.h>
 
 
-static size_t side(const struct grade_case *c)
+/* A 2-D NDRange over x by y outputs: work-groups of side x side work-items, each work-group covering a block of
+   block x block outputs (a tile; without one, the work-group's own side). */
+static void set_2d(struct grade_launch *launch, const struct grade_case *c, size_t x, size_t y)
 {
-    return c->tile ? (size_t)c->tile : c->local[0];
-}
-
-/* A 2-D NDRange of side x side work-groups; dimension 0 covers x, dimension 1 covers y. */
-static void set_2d(struct grade_launch *launch, size_t x, size_t y, size_t group_side)
-{
+    size_t side = c->tile ? labs_tiling_side(c->tile, c->wpt) : c->local[0];
+    size_t block = c->tile ? (size_t)c->tile : side;
     launch->work_dims = 2;
-    launch->local[0] = launch->local[1] = group_side;
-    launch->global[0] = (x + group_side - 1) / group_side * group_side;
-    launch->global[1] = (y + group_side - 1) / group_side * group_side;
+    launch->local[0] = launch->local[1] = side;
+    launch->global[0] = (x + block - 1) / block * side;
+    launch->global[1] = (y + block - 1) / block * side;
 }
 
 static int alloc_reference(const struct grade_case *c, struct grade_launch *launch, size_t rows, size_t cols)
@@ -43,6 +41,8 @@ static void describe_2d(const struct grade_case *c, const char *what, char *text
     snprintf(text, size, "%s %s", c->data == GRADE_EXACT ? "exact" : "real", what);
     if (c->tile)
         clk_append(text, size, ", TILE %d", c->tile);
+    if (c->wpt)
+        clk_append(text, size, ", WPT %d", c->wpt);
     else
         clk_append(text, size, ", local %zux%zu", c->local[0], c->local[0]);
 }
@@ -73,9 +73,9 @@ static int matmul_prepare_mapped(const struct grade_case *c, uint64_t seed, stru
     launch->ints[2] = (int)K;
     launch->int_count = 3;
     if (swapped)
-        set_2d(launch, M, N, side(c));
+        set_2d(launch, c, M, N);
     else
-        set_2d(launch, N, M, side(c));
+        set_2d(launch, c, N, M);
     if (c->no_reference)
         return 0;
     clk_ref_matmul(launch->host[0], launch->host[1], M, N, K, launch->expected, launch->bound);
@@ -148,9 +148,22 @@ static int transpose_prepare(const struct grade_case *c, uint64_t seed, struct g
     launch->ints[0] = (int)rows;
     launch->ints[1] = (int)cols;
     launch->int_count = 2;
-    set_2d(launch, cols, rows, side(c));
+    set_2d(launch, c, cols, rows);
     if (!c->no_reference)
         clk_ref_transpose(launch->host[0], rows, cols, launch->expected, launch->bound);
+    return 0;
+}
+
+/* The 32 x 8 transpose of kernels/: 32 x 32 blocks, each moved by a 32 x 8 work-group, 4 elements a work-item. */
+static int transpose_wide_prepare(const struct grade_case *c, uint64_t seed, struct grade_launch *launch)
+{
+    size_t rows = c->dims[0], cols = c->dims[1];
+    if (transpose_prepare(c, seed, launch) != 0)
+        return -1;
+    launch->local[0] = 32;
+    launch->local[1] = 8;
+    launch->global[0] = (cols + 31) / 32 * 32;
+    launch->global[1] = (rows + 31) / 32 * 8;
     return 0;
 }
 
@@ -182,6 +195,16 @@ static void transpose_spot(const struct grade_case *c, uint64_t seed, size_t ind
 
 const struct grade_family grade_family_transpose = {
     .prepare = transpose_prepare,
+    .describe = transpose_describe,
+    .problem = CLK_PROBLEM_TRANSPOSE,
+    .dim_count = 2,
+    .work = transpose_bytes,
+    .probe_file = "probe_transpose.cl",
+    .result_length = transpose_length,
+    .spot = transpose_spot,
+};
+const struct grade_family grade_family_transpose_wide = {
+    .prepare = transpose_wide_prepare,
     .describe = transpose_describe,
     .problem = CLK_PROBLEM_TRANSPOSE,
     .dim_count = 2,

@@ -5,33 +5,49 @@
 #include <stdlib.h>
 #include <string.h>
 
+size_t labs_tiling_side(int tile, int wpt)
+{
+    return (size_t)(wpt > 0 ? tile / wpt : tile);
+}
+
+const struct grade_tiling *labs_find_tiling(const struct grade_lab_spec *lab, int tile)
+{
+    for (const struct grade_tiling *t = lab->tilings; t && t->tile; t++)
+        if (t->tile == tile)
+            return t;
+    return NULL;
+}
+
 static size_t add_case(struct grade_case *cases, size_t count, size_t max, const struct grade_case *shape,
-                       enum grade_data data, int tile, size_t local)
+                       enum grade_data data, const struct grade_tiling *tiling, size_t local)
 {
     if (count >= max)
         return count;
     cases[count] = *shape;
     cases[count].data = data;
-    cases[count].tile = tile;
+    cases[count].tile = tiling ? tiling->tile : 0;
+    cases[count].wpt = tiling ? tiling->wpt : 0;
     if (local)
         cases[count].local[0] = cases[count].local[1] = local;
     return count + 1;
 }
 
-/* One shape under every tile, or every power-of-two local size, or as it is. */
+/* One shape under every tiling, or every power-of-two local size, or as it is. */
 static size_t expand_shape(const struct grade_lab_spec *lab, const struct grade_case *shape, enum grade_data data,
                            size_t max_local, struct grade_case *cases, size_t count, size_t max)
 {
-    if (lab->tiles) {
-        /* A tile whose work-group the device cannot launch is left out, not failed. */
-        for (const int *tile = lab->tiles; *tile; tile++)
-            if ((size_t)(*tile * *tile) <= max_local)
-                count = add_case(cases, count, max, shape, data, *tile, (size_t)*tile);
+    if (lab->tilings) {
+        /* A tiling whose work-group the device cannot launch is left out, not failed. */
+        for (const struct grade_tiling *t = lab->tilings; t->tile; t++) {
+            size_t side = labs_tiling_side(t->tile, t->wpt);
+            if (side * side <= max_local)
+                count = add_case(cases, count, max, shape, data, t, side);
+        }
     } else if (lab->sweep_local_sizes) {
         for (size_t local = 1; local <= 256 && local <= max_local; local *= 2)
-            count = add_case(cases, count, max, shape, data, 0, local);
+            count = add_case(cases, count, max, shape, data, NULL, local);
     } else {
-        count = add_case(cases, count, max, shape, data, 0, 0);
+        count = add_case(cases, count, max, shape, data, NULL, 0);
     }
     return count;
 }

@@ -21,8 +21,16 @@ struct grade_case {
     size_t local[2]; /* the work-group shape (1-D labs use local[0]) */
     size_t groups;   /* 1-D labs: work-groups in the grid; 0 for enough to cover n */
     int tile;        /* built with -DTILE=tile; 0 when the lab has no tile */
+    int wpt;         /* built with -DWPT=wpt: each work-item computes wpt x wpt outputs; 0 when the lab has none */
     int no_reference; /* a timing case: inputs only, no CPU reference */
     int exact_only;   /* a shape too large to run twice: exact data only */
+};
+
+/* One build of a tiled kernel: -DTILE=tile, and -DWPT=wpt where wpt > 0; its work-group is (tile / wpt)
+   work-items a side (tile a side without wpt). */
+struct grade_tiling {
+    int tile;
+    int wpt;
 };
 
 /* A list of case shapes, which several labs may share (judge/shapes.h). */
@@ -86,18 +94,28 @@ struct grade_family {
 
 enum grade_size_class { GRADE_SIZE_VECTOR, GRADE_SIZE_MATMUL, GRADE_SIZE_TRANSPOSE };
 
+/* A kernel of kernels/ timed beside a lab's solution in --bench, to show what lies past the lab (not graded). */
+struct grade_further {
+    const char *file;
+    const char *kernel;
+    const struct grade_family *family; /* sets its own work-group */
+    const char *name;                  /* for the report: "32x8 transpose" */
+};
+
 /* A lab's performance test: the baseline it is timed against, if any, and the timing case. */
 struct grade_perf {
     const char *baseline_file;   /* in kernels/; NULL: the lab reports its bandwidth only */
     const char *baseline_kernel;
     const struct grade_family *baseline_family;
     const char *baseline_name;   /* for the report: "naive matmul" */
+    struct grade_tiling tiling;  /* the build the lab is timed with; {0}: the profile's size.tile */
     enum grade_size_class size;  /* which of the profile's sizes */
     size_t local;                /* 1-D labs: work-group size */
     size_t groups;               /* 1-D labs: work-groups in the grid, 0 to cover n */
     const char *cpu_note;        /* calibration on a CPU: why the speed test only reports there; NULL to judge it
                                     by the measured speedups as on any device */
     const char *handout;         /* the HANDOUT.md section that explains the optimisation */
+    struct grade_further further; /* file NULL: none */
 };
 
 /* What a technique check measures with Oclgrind's instruction counts, on one fixed case. */
@@ -107,7 +125,8 @@ enum grade_technique_kind {
     TECHNIQUE_TILE_REUSE,     /* lab 6: global loads per output element within about 2K/TILE */
     TECHNIQUE_LOCAL_STAGING,  /* lab 7: staged through local memory, coalesced writes, no bank conflicts */
     TECHNIQUE_COALESCING,     /* lab 5: few 128-byte segments per warp's access */
-    TECHNIQUE_ONE_STORE       /* lab 2: one global store per element, whatever the grid */
+    TECHNIQUE_ONE_STORE,      /* lab 2: one global store per element, whatever the grid */
+    TECHNIQUE_REGISTER_BLOCK  /* lab 8: local loads per FMA within about 2/WPT, global loads within 2K/TILE */
 };
 
 struct grade_technique {
@@ -138,7 +157,7 @@ struct grade_lab_spec {
     const char *kernel_name; /* "dot_local" */
     const struct grade_family *family;
     const struct grade_shape_set *shapes; /* data kind and tile are filled in by labs_expand_cases */
-    const int *tiles;        /* tiles to build with, 0-terminated; NULL for none */
+    const struct grade_tiling *tilings; /* the builds to run every shape under, ended by {0}; NULL for none */
     int sweep_local_sizes;   /* run every power-of-two local size from 1 to 256 */
     const char *host_size;   /* --size for the host-program test */
     const char *host_small;  /* a second, small --size, not a multiple of the host's work-group size */
@@ -147,9 +166,15 @@ struct grade_lab_spec {
     struct grade_technique technique;
 };
 
-/* Expands a lab's shapes into its cases (exact then real, every tile whose TILE x TILE work-group fits in
-   max_local, every local size up to max_local). */
+/* Expands a lab's shapes into its cases (exact then real, every tiling whose work-group fits in max_local, every
+   local size up to max_local). */
 size_t labs_expand_cases(const struct grade_lab_spec *lab, size_t max_local, struct grade_case *cases, size_t max);
+
+/* The work-items a side of a tiling's work-group: tile / wpt, or tile without wpt. */
+size_t labs_tiling_side(int tile, int wpt);
+
+/* Returns lab's tiling with that tile, or NULL when the lab has none. */
+const struct grade_tiling *labs_find_tiling(const struct grade_lab_spec *lab, int tile);
 
 /* Adds a buffer of count floats to launch; an input is filled from (seed, its index) with c's kind of data. */
 int labs_add_buffer(struct grade_launch *launch, const char *name, size_t count, int is_output,

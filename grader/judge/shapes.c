@@ -27,4 +27,8 @@ static const struct grade_case transpose[] = {
 };
 const struct grade_shape_set shapes_transpose = {.shapes = transpose, .count = COUNT(transpose)};
 
-const int shapes_square_tiles[] = {8, 16, 32, 0};
+const struct grade_tiling shapes_square_tiles[] = {{.tile = 8}, {.tile = 16}, {.tile = 32}, {0}};
+
+const struct grade_tiling shapes_register_tiles[] = {
+    {.tile = 16, .wpt = 1}, {.tile = 32, .wpt = 2}, {.tile = 64, .wpt = 4}, {.tile = 128, .wpt = 8}, {0},
+};

@@ -33,6 +33,24 @@ static int judge_staging(const struct grade_case *s, const struct technique_coun
     return staged && writes <= COALESCED_BUDGET && banks <= BANK_BUDGET;
 }
 
+/* Lab 8: each value read from local memory feeds WPT products (2 loads per FMA without registers, 2/WPT with
+   them), and each element of A and B comes from global memory once per TILE-wide block (2K/TILE per output). */
+static int judge_register_block(const struct grade_case *s, const struct technique_counts *c, char *text,
+                                size_t size)
+{
+    double outputs = (double)s->dims[0] * s->dims[1], K = (double)s->dims[2], fmas = outputs * K;
+    double local_per_fma = c->local_loads / fmas, local_budget = TILE_MARGIN * 2.0 / s->wpt;
+    double global_per_output = c->global_loads / outputs, global_budget = TILE_MARGIN * 2.0 * K / s->tile;
+    if (c->global_loads == 0)
+        return -1;
+    snprintf(text, size, "local memory: %.2f loads per multiply-add (one output per work-item: 2; budget: <= %.2f "
+             "with WPT %d)\nglobal loads: %.2f per output element (naive: %.0f; budget: <= %.2f with TILE %d), for "
+             "%zux%zux%zu",
+             local_per_fma, local_budget, s->wpt, global_per_output, 2.0 * K, global_budget, s->tile, s->dims[0],
+             s->dims[1], s->dims[2]);
+    return local_per_fma <= local_budget && global_per_output <= global_budget;
+}
+
 int technique_judge(const struct grade_lab_spec *lab, const struct technique_counts *c, char *text, size_t size)
 {
     const struct grade_case *s = &lab->technique.shape;
@@ -58,6 +76,8 @@ int technique_judge(const struct grade_lab_spec *lab, const struct technique_cou
     }
     case TECHNIQUE_LOCAL_STAGING:
         return judge_staging(s, c, text, size);
+    case TECHNIQUE_REGISTER_BLOCK:
+        return judge_register_block(s, c, text, size);
     case TECHNIQUE_ONE_STORE:
         snprintf(text, size, "global stores: %.0f for %zu elements (one per element; a loop that steps by the "
                  "work-group size instead of the grid writes each element once per work-group)",

@@ -33,7 +33,8 @@ struct merged {
 static int same_case(const struct grade_case *a, const struct grade_case *b)
 {
     return a->data == b->data && !memcmp(a->dims, b->dims, sizeof a->dims) && a->local[0] == b->local[0] &&
-           a->local[1] == b->local[1] && a->groups == b->groups && a->tile == b->tile;
+           a->local[1] == b->local[1] && a->groups == b->groups && a->tile == b->tile &&
+           a->wpt == b->wpt;
 }
 
 /* The reference judge's verdict on the device's case c (the two runs may list different cases: a device that

@@ -53,6 +53,21 @@ static void table_row(FILE *out, const struct grade_lab_spec *lab, const struct 
             threshold);
 }
 
+/* The lab's going-further kernel, timed on the same problem: its rate follows from the solution's, the work being
+   the same. */
+static void further_row(FILE *out, const struct grade_lab_spec *lab, const struct grade_test *test)
+{
+    const char *m = test->metrics;
+    double ms = bench_metric(m, "further_ms"), ratio = ms > 0 ? bench_metric(m, "ms") / ms : 0.0;
+    if (ms <= 0 || !lab->perf.further.file)
+        return;
+    fprintf(out, "| %s | %s (going further) | %.0f | %.3f ms | %.0f %s | %.0f%% of %s | %.2fx over the solution | "
+                 "not graded |\n",
+            lab->name, lab->perf.further.kernel, bench_metric(m, "size"), ms, ratio * bench_metric(m, "rate"),
+            unit_of(test), 100.0 * ratio * bench_metric(m, "fraction"),
+            strcmp(unit_of(test), "GB/s") ? "FMA peak" : "copy", ratio);
+}
+
 void bench_table(FILE *out, const char *device, const struct grade_lab_result *results, int count)
 {
     fprintf(out, "| lab | kernel | size | time | rate | of peak | speedup | threshold |\n"
@@ -60,8 +75,10 @@ void bench_table(FILE *out, const char *device, const struct grade_lab_result *r
     for (int l = 0; l < count; l++) {
         const struct grade_lab_spec *lab = registry_find(results[l].lab);
         const struct grade_test *test = perf_test(&results[l]);
-        if (test && lab)
+        if (test && lab) {
             table_row(out, lab, test);
+            further_row(out, lab, test);
+        }
     }
     fprintf(out, "\nDevice: %s. The peaks (copy bandwidth, FMA throughput) are measured in the same run; "
                  "size is n, or the side of the square matrices.\n",
@@ -71,7 +88,7 @@ void bench_table(FILE *out, const char *device, const struct grade_lab_result *r
 static void write_csv(FILE *out, const char *device, const struct grade_lab_result *results, int count)
 {
     fprintf(out, "device,lab,kernel,size,ms,rate,unit,peak,fraction,baseline,baseline_ms,speedup,threshold,scored,"
-                 "clblast_ms\n");
+                 "clblast_ms,further_ms\n");
     for (int l = 0; l < count; l++) {
         const struct grade_lab_spec *lab = registry_find(results[l].lab);
         const struct grade_test *test = perf_test(&results[l]);
@@ -79,12 +96,12 @@ static void write_csv(FILE *out, const char *device, const struct grade_lab_resu
         if (!test || !lab)
             continue;
         m = test->metrics;
-        fprintf(out, "\"%s\",%s,%s,%.0f,%.4f,%.2f,%s,%.2f,%.4f,%s,%.4f,%.3f,%.2f,%d,%.4f\n", device, lab->name,
+        fprintf(out, "\"%s\",%s,%s,%.0f,%.4f,%.2f,%s,%.2f,%.4f,%s,%.4f,%.3f,%.2f,%d,%.4f,%.4f\n", device, lab->name,
                 lab->kernel_name, bench_metric(m, "size"), bench_metric(m, "ms"), bench_metric(m, "rate"),
                 unit_of(test), bench_metric(m, "peak"), bench_metric(m, "fraction"),
                 lab->perf.baseline_kernel ? lab->perf.baseline_kernel : "", bench_metric(m, "baseline_ms"),
                 bench_metric(m, "speedup"), bench_metric(m, "threshold"), !test->informational,
-                bench_metric(m, "clblast_ms"));
+                bench_metric(m, "clblast_ms"), bench_metric(m, "further_ms"));
     }
 }
 

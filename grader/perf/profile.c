@@ -45,8 +45,16 @@ static int parse_double(const char *text, double *value)
 }
 
 /* Sets one "labN.field = value"; returns 0, or -1 when the field or value is unknown. */
-static int set_lab_field(struct perf_rule *rule, const char *field, const char *value)
+static int set_lab_field(const struct grade_lab_spec *lab, struct perf_rule *rule, const char *field,
+                         const char *value)
 {
+    if (strcmp(field, "tile") == 0) {
+        double tile;
+        if (parse_double(value, &tile) != 0 || tile != (int)tile || !labs_find_tiling(lab, (int)tile))
+            return -1;
+        rule->tile = (int)tile;
+        return 0;
+    }
     if (strcmp(field, "min_speedup") == 0)
         return parse_double(value, &rule->min_speedup);
     if (strcmp(field, "min_peak_fraction") == 0)
@@ -86,7 +94,7 @@ static int set_lab_key(struct profile *profile, const char *key, const char *val
     snprintf(name, sizeof name, "%.*s", (int)(dot - key), key);
     if (!(lab = registry_find(name)))
         return -1;
-    return set_lab_field(&profile->labs[registry_index(lab)], dot + 1, value);
+    return set_lab_field(lab, &profile->labs[registry_index(lab)], dot + 1, value);
 }
 
 static int set_field(struct profile *profile, const char *key, const char *value)
@@ -229,6 +237,14 @@ void profile_timing_case(const struct grade_lab_spec *lab, const struct profile 
         c->dims[0] = c->dims[1] = profile->transpose_n;
         break;
     }
-    if (lab->tiles)
-        c->tile = profile->tile;
+    if (lab->tilings) {
+        const struct grade_tiling *t = labs_find_tiling(lab, profile->labs[registry_index(lab)].tile);
+        if (!t)
+            t = labs_find_tiling(lab, lab->perf.tiling.tile ? lab->perf.tiling.tile : profile->tile);
+        if (!t)
+            t = lab->tilings;
+        c->tile = t->tile;
+        c->wpt = t->wpt;
+        c->local[0] = c->local[1] = labs_tiling_side(t->tile, t->wpt);
+    }
 }

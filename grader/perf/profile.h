@@ -12,6 +12,7 @@ struct perf_rule {
     double min_peak_fraction; /* of the measured copy bandwidth or FMA peak; 0 for none */
     double points;
     int informational;        /* reported, but worth no points here */
+    int tile;                 /* the tiling (by its TILE) the lab is timed with here; 0: the lab's own choice */
     char note[200];           /* why it is informational, e.g. "on CPUs, coalescing makes little difference" */
 };
 
@@ -37,7 +38,8 @@ int profile_parse(const char *text, struct profile *profile, char *error, size_t
 int profile_load(const char *dir, const char *device_name, int is_gpu, struct profile *profile, char *error,
                  size_t error_size);
 
-/* Fills c with lab's timing case at the sizes and TILE of profile (real data, no reference). */
+/* Fills c with lab's timing case at the sizes of profile, under the tiling its rule names, else the lab's own,
+   else size.tile (real data, no reference). */
 void profile_timing_case(const struct grade_lab_spec *lab, const struct profile *profile, struct grade_case *c);
 
 #endif

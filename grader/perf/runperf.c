@@ -51,7 +51,8 @@ static int ask_timing(struct lab_run *r, int runs, struct grade_case *c, struct 
                                 .budget_s = r->hello.is_gpu ? (runs > 1 ? 4.0 : 3.0) : (runs > 1 ? 8.0 : 4.0),
                                 .min_speedup = rule_of(r)->min_speedup,
                                 .peak = lab->family->work_is_flops ? WIRE_PEAK_FMA : WIRE_PEAK_COPY,
-                                .copy_n = r->profile.vector_n, .clblast = lab->family->work_is_flops};
+                                .copy_n = r->profile.vector_n, .clblast = lab->family->work_is_flops,
+                                .further = r->g->cli->bench && lab->perf.further.file};
     struct wire_message m;
     profile_timing_case(lab, &r->profile, c);
     request.c = *c;
@@ -109,9 +110,9 @@ static int judge_timing(const struct lab_run *r, const struct grade_case *c, con
     passed = d->speedup >= rule->min_speedup;
     snprintf(metrics, metrics_size,
              "size=%zu;ms=%.4f;rate=%.2f;unit=%s;peak=%.2f;fraction=%.4f;baseline_ms=%.4f;speedup=%.3f;"
-             "threshold=%.2f;clblast_ms=%.4f",
+             "threshold=%.2f;clblast_ms=%.4f;further_ms=%.4f",
              c->dims[0], d->student_ms, rt.rate, rt.unit, rt.peak, rt.fraction, d->baseline_ms, d->speedup,
-             rule->min_speedup, d->clblast_ms);
+             rule->min_speedup, d->clblast_ms, d->further_ms);
     describe_speed(r, d, &rt, text, TEXT_SIZE);
     return passed;
 }

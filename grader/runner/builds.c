@@ -7,22 +7,26 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* Builds the kernel with -DTILE=tile (none when 0); on failure fills reason with the log or the kernels found. */
+/* Builds the kernel with -DTILE and -DWPT of tiling (none for NULL); on failure fills reason with the log or the
+   kernels found. */
 static int build_one(const struct clk_env *env, const struct grade_lab_spec *lab, const char *path,
-                     const char *include_dir, int tile, struct built *b, char *reason, size_t size)
+                     const char *include_dir, const struct grade_tiling *tiling, struct built *b, char *reason,
+                     size_t size)
 {
     char options[64] = "", *log = NULL, *names;
     char all_options[600];
     cl_int status = CL_SUCCESS;
     int i = b->count++;
-    if (tile)
-        snprintf(options, sizeof options, "-DTILE=%d", tile);
+    if (tiling)
+        snprintf(options, sizeof options, "-DTILE=%d", tiling->tile);
+    if (tiling && tiling->wpt)
+        clk_append(options, sizeof options, " -DWPT=%d", tiling->wpt);
     snprintf(all_options, sizeof all_options, "%s%s%s", options, include_dir ? " -I " : "", include_dir ? include_dir : "");
-    b->tiles[i] = tile;
+    b->tiles[i] = tiling ? tiling->tile : 0;
     b->programs[i] = clk_build_program(env->context, env->info.device, path, all_options, &log);
     if (!b->programs[i]) {
         snprintf(reason, size, "%s", log ? log : "the build failed");
-        if (tile)
+        if (tiling)
             clk_append(reason, size, "\n(built with %s)", options);
         free(log);
         return -1;
@@ -41,10 +45,10 @@ static int build_one(const struct clk_env *env, const struct grade_lab_spec *lab
 int builds_all(const struct clk_env *env, const struct grade_lab_spec *lab, const char *path, const char *include_dir,
                struct built *b, char *reason, size_t size)
 {
-    if (!lab->tiles)
-        return build_one(env, lab, path, include_dir, 0, b, reason, size);
-    for (const int *tile = lab->tiles; *tile && b->count < MAX_TILES; tile++)
-        if (build_one(env, lab, path, include_dir, *tile, b, reason, size) != 0)
+    if (!lab->tilings)
+        return build_one(env, lab, path, include_dir, NULL, b, reason, size);
+    for (const struct grade_tiling *t = lab->tilings; t->tile && b->count < MAX_TILES; t++)
+        if (build_one(env, lab, path, include_dir, t, b, reason, size) != 0)
             return -1;
     return 0;
 }

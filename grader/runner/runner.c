@@ -75,11 +75,14 @@ static int setup_baseline(struct runner *r, const struct grade_case *c, cl_progr
     char path[1024], *log = NULL;
     cl_int status = CL_SUCCESS;
     const struct grade_perf *perf = &r->lab->perf;
+    struct grade_case own = *c; /* the same problem under the baseline's own work-group, built without options */
+    own.tile = own.wpt = 0;
+    own.local[0] = own.local[1] = perf->local;
     snprintf(path, sizeof path, "%s/%s", r->job.kernels_dir, perf->baseline_file);
     *program = clk_build_program(r->env.context, r->env.info.device, path, "", &log);
     if (*program)
         baseline->kernel = clCreateKernel(*program, perf->baseline_kernel, &status);
-    if (!*program || status != CL_SUCCESS || perf->baseline_family->prepare(c, 7, &baseline->launch) != 0 ||
+    if (!*program || status != CL_SUCCESS || perf->baseline_family->prepare(&own, 7, &baseline->launch) != 0 ||
         (status = perf_setup(&r->env, baseline)) != CL_SUCCESS) {
         snprintf(why, size, "the baseline %s could not be set up (%s)", perf->baseline_file, clk_error_name(status));
         free(log);
@@ -87,6 +90,35 @@ static int setup_baseline(struct runner *r, const struct grade_case *c, cl_progr
     }
     free(log);
     return 0;
+}
+
+/* Times the lab's going-further kernel alone on the same problem (its own buffers and work-group); 0 when it
+   cannot. */
+static double time_further(struct runner *r, const struct grade_case *c)
+{
+    const struct grade_further *further = &r->lab->perf.further;
+    struct perf_kernel k;
+    struct grade_case own = *c;
+    cl_program program;
+    cl_int status = CL_SUCCESS;
+    char path[1024], *log = NULL;
+    double ms = 0.0;
+    memset(&k, 0, sizeof k);
+    own.tile = own.wpt = 0;
+    snprintf(path, sizeof path, "%s/%s", r->job.kernels_dir, further->file);
+    program = clk_build_program(r->env.context, r->env.info.device, path, "", &log);
+    free(log);
+    if (program)
+        k.kernel = clCreateKernel(program, further->kernel, &status);
+    if (program && status == CL_SUCCESS && further->family->prepare(&own, 7, &k.launch) == 0 &&
+        perf_setup(&r->env, &k) == CL_SUCCESS && perf_time(&r->env, &k, 20, &ms) != CL_SUCCESS)
+        ms = 0.0;
+    perf_release(&k);
+    if (k.kernel)
+        clReleaseKernel(k.kernel);
+    if (program)
+        clReleaseProgram(program);
+    return ms;
 }
 
 /* Interleaved comparisons with the baseline: one, with a second round when a busy machine kept it from settling
@@ -175,6 +207,8 @@ static void time_kernel(struct runner *r, const struct wire_perf *request, struc
     if (done->status == CL_SUCCESS && request->clblast)
         done->clblast_ms = clblast_sgemm_ms(&r->env, student->buffers[0], student->buffers[1], student->buffers[2],
                                             c->dims[0], c->dims[1], c->dims[2]);
+    if (done->status == CL_SUCCESS && request->further)
+        done->further_ms = time_further(r, c);
     perf_release(&baseline);
     if (baseline.kernel)
         clReleaseKernel(baseline.kernel);

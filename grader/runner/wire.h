@@ -73,6 +73,7 @@ struct wire_perf {
     int peak;                /* enum wire_peak */
     uint64_t copy_n;
     int clblast;             /* also time CLBlast's SGEMM on the same buffers */
+    int further;             /* also time the lab's going-further kernel of kernels/ on the same problem */
 };
 
 #define WIRE_MAX_RUNS 16
@@ -84,6 +85,7 @@ struct wire_perf_done {
     int pairs, settled;
     double peak;             /* GB/s or GFLOP/s; 0 when not measured */
     double clblast_ms;
+    double further_ms;       /* 0 when not timed */
     double values[WIRE_MAX_RUNS]; /* calibration: each run's speedup, or each run's time in ms */
     char why[512];
 };

@@ -9,7 +9,7 @@ const struct grade_lab_spec lab6_spec = {
     .kernel_name = "matmul_tiled",
     .family = &grade_family_matmul,
     .shapes = &shapes_matmul,
-    .tiles = shapes_square_tiles,
+    .tilings = shapes_square_tiles,
     .host_size = "129x65x33",
     .host_small = "37x23x19",
     .points = {.exact = 4, .real = 2, .memory = 2, .host = 2, .technique = 4},
