@@ -63,6 +63,7 @@ static const struct {
     {"lab2", "--solutions", "global stores: 4096 for 4096 elements", 1},
     {"lab8", "--solutions", "local memory: 0.50 loads per multiply-add", 1},
     {"lab8", "--submission tests/fixtures/lab8/no-register-blocking", "local memory: 1.25 loads per multiply-add", 0},
+    {"lab8", "--submission tests/fixtures/lab8/lab6-kernel", "local memory: 2.00 loads per multiply-add", 0},
     {"lab2", "--submission tests/fixtures/lab2/group-stride", "global stores: 16384 for 4096 elements", 0},
 };
 

@@ -39,10 +39,11 @@ static void table_row(FILE *out, const struct grade_lab_spec *lab, const struct 
     if (lab->perf.baseline_file)
         snprintf(speedup, sizeof speedup, "%.2fx over %s (%.3f ms)", bench_metric(m, "speedup"),
                  lab->perf.baseline_name, bench_metric(m, "baseline_ms"));
-    if (test->informational)
-        snprintf(threshold, sizeof threshold, "informational");
-    else if (lab->perf.baseline_file)
+    /* Speed is never scored; the threshold is what the profile reports the solution against. */
+    if (bench_metric(m, "threshold") > 0)
         snprintf(threshold, sizeof threshold, "%.2fx", bench_metric(m, "threshold"));
+    else
+        snprintf(threshold, sizeof threshold, "none");
     char vendor[64] = "";
     if (bench_metric(m, "clblast_ms") > 0)
         snprintf(vendor, sizeof vendor, "; %.0f%% of CLBlast SGEMM (%.3f ms)",
@@ -100,7 +101,7 @@ static void write_csv(FILE *out, const char *device, const struct grade_lab_resu
                 lab->kernel_name, bench_metric(m, "size"), bench_metric(m, "ms"), bench_metric(m, "rate"),
                 unit_of(test), bench_metric(m, "peak"), bench_metric(m, "fraction"),
                 lab->perf.baseline_kernel ? lab->perf.baseline_kernel : "", bench_metric(m, "baseline_ms"),
-                bench_metric(m, "speedup"), bench_metric(m, "threshold"), !test->informational,
+                bench_metric(m, "speedup"), bench_metric(m, "threshold"), bench_metric(m, "threshold") > 0,
                 bench_metric(m, "clblast_ms"), bench_metric(m, "further_ms"));
     }
 }

@@ -67,6 +67,8 @@ void calibrate_format(const char *lab, const char *what, const double *values, i
     clk_append(text, size, " (median %.3f)\n", clk_median(values, (size_t)count));
     if (rule->min_speedup > 0)
         clk_append(text, size, "%s.min_speedup = %.2f\n", lab, rule->min_speedup);
+    if (rule->tile > 0)
+        clk_append(text, size, "%s.tile = %d\n", lab, rule->tile);
     clk_append(text, size, "%s.points = %g\n%s.mode = %s\n", lab, rule->points, lab,
                rule->informational ? "informational" : "scored");
     if (rule->note[0])
@@ -127,6 +129,7 @@ static int calibrate_lab(struct grading *g, const struct grade_lab_spec *lab, ch
         rule.informational = 1;
         snprintf(rule.note, sizeof rule.note, "bandwidth is reported, not graded");
     }
+    rule.tile = r.profile.labs[registry_index(lab)].tile; /* the tiling it was calibrated with stays chosen */
     calibrate_format(lab->name, what, values, CALIBRATE_RUNS, &rule, text, sizeof text);
     clk_append(profile, size, "%s", text);
     runlab_close(&r, NULL);
