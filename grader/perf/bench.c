@@ -82,7 +82,8 @@ void bench_table(FILE *out, const char *device, const struct grade_lab_result *r
         }
     }
     fprintf(out, "\nDevice: %s. The peaks (copy bandwidth, FMA throughput) are measured in the same run; "
-                 "size is n, or the side of the square matrices.\n",
+                 "size is n, or the side of the square matrices. A kernel's time is a median; CLBlast's is the fastest "
+                 "of 15 calls, its time varying from call to call far more.\n",
             device);
 }
 

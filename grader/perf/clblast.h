@@ -6,8 +6,8 @@
 
 #include <stddef.h>
 
-/* Times C = A B (row-major, M x K times K x N) with CLBlast on the given buffers: the median of a few runs
-   after warm-ups, in ms; 0 when the kit was built without CLBlast or the call fails. */
+/* Times C = A B (row-major, M x K times K x N) with CLBlast on the given buffers: the fastest of 15 calls after
+   warm-ups, in ms; 0 when the kit was built without CLBlast or the call fails. */
 double clblast_sgemm_ms(const struct clk_env *env, cl_mem A, cl_mem B, cl_mem C, size_t M, size_t N, size_t K);
 
 #endif
