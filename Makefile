@@ -122,9 +122,11 @@ build/%/host: build/%/host.o $(LIB)
 	@echo "  LD      $@"
 	$(Q)$(LINK) $^ $(LDLIBS) -o $@
 
-# What the solutions reach on this machine's default device: a table, and docs/results/bench-<device>.*
+# What the solutions reach on this machine's default device: a table, and docs/results/bench-<device>.*, with
+# the device's roofline and matmul ladder charts drawn from every bench-*.csv there
 bench: all
 	./grade --bench all --bench-out docs/results
+	$(Q)python3 docs/charts.py --write
 
 # Installs the Debian/Ubuntu packages the kit needs, or says that they are all there (see ./setup, which needs
 # no make and so works on a bare image).
@@ -189,9 +191,10 @@ gradescope:
 DOCS_WITH_FIGURES := HANDOUT.md README.md
 docs:
 	$(Q)python3 docs/figures.py --write
+	$(Q)python3 docs/charts.py --write
 	$(Q)python3 docs/outputs.py --write HANDOUT.md
 	$(Q)python3 docs/numbers.py --write $(DOCS_WITH_FIGURES)
-	@echo "docs: diagrams drawn, expected outputs run, figures in $(DOCS_WITH_FIGURES) filled from docs/results"
+	@echo "docs: diagrams and charts drawn, expected outputs run, figures in $(DOCS_WITH_FIGURES) filled from docs/results"
 
 # A versioned tarball of the instructor's kit, from the committed tree (tag the commit v$(VERSION)).
 dist:

@@ -13,43 +13,14 @@ import os
 import re
 import sys
 
+from svg import Svg
+
 DOCS = os.path.dirname(os.path.abspath(__file__))
 FIGURES = os.path.join(DOCS, "figures")
-FONT = "DejaVu Sans, Arial, sans-serif"
 LINE_BYTES = 128        # the handout's transaction model
 WARP = 32
 BANKS = 32
 GROUP = 16              # the labs' 16x16 work-groups
-
-
-class Svg:
-    """An SVG picture built element by element."""
-
-    def __init__(self, width, height, title):
-        self.width, self.height, self.parts = width, height, []
-        self.parts.append("<title>%s</title>" % title)
-        self.parts.append('<rect width="%d" height="%d" fill="white"/>' % (width, height))
-
-    def rect(self, x, y, w, h, fill="none", stroke="#333", width=1):
-        self.parts.append('<rect x="%g" y="%g" width="%g" height="%g" fill="%s" stroke="%s" stroke-width="%g"/>'
-                          % (x, y, w, h, fill, stroke, width))
-
-    def text(self, x, y, words, size=12, anchor="start", weight="normal", fill="#000"):
-        words = words.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-        self.parts.append('<text x="%g" y="%g" font-size="%g" text-anchor="%s" font-weight="%s" fill="%s">%s</text>'
-                          % (x, y, size, anchor, weight, fill, words))
-
-    def line(self, x1, y1, x2, y2, stroke="#333", width=1, arrow=False):
-        end = ' marker-end="url(#arrow)"' if arrow else ""
-        self.parts.append('<line x1="%g" y1="%g" x2="%g" y2="%g" stroke="%s" stroke-width="%g"%s/>'
-                          % (x1, y1, x2, y2, stroke, width, end))
-
-    def render(self):
-        head = ('<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" '
-                'font-family="%s">\n<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
-                'markerHeight="7" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="#333"/></marker></defs>\n'
-                % (self.width, self.height, self.width, self.height, FONT))
-        return head + "\n".join(self.parts) + "\n</svg>\n"
 
 
 # ---- the simulations the figures are drawn from ----
@@ -309,34 +280,51 @@ def memory():
     return svg
 
 
+def register_outputs(tx, ty, tile, wpt):
+    """The (row, col) of C, within its work-group's block, that work-item (tx, ty) of lab 8's solution computes:
+    rows ty, ty + SIDE, ..., columns tx, tx + SIDE, ..., SIDE = TILE / WPT apart."""
+    side = tile // wpt
+    return [(ty + i * side, tx + j * side) for i in range(wpt) for j in range(wpt)]
+
+
+def register_loads_per_fma(wpt):
+    """Local loads per multiply-add in lab 8: per step of K a work-item loads WPT values of A and WPT of B and does
+    WPT x WPT multiply-adds."""
+    return 2.0 * wpt / (wpt * wpt)
+
+
 def register_block():
-    """Lab 8's register blocking: a work-group's TILE x TILE block of C, and one work-item's WPT x WPT block."""
+    """Lab 8's register blocking: a work-group's TILE x TILE block of C, and the outputs one work-item keeps."""
     tile, wpt = 64, 4
-    items = tile // wpt
-    svg = Svg(760, 300, "Register blocking: a WPT x WPT block of C per work-item")
+    side = tile // wpt
+    mine = set(register_outputs(2, 1, tile, wpt))
+    svg = Svg(760, 310, "Register blocking: WPT x WPT outputs of C per work-item")
     cell = 4
     svg.text(10, 20, "TILE = %d, WPT = %d: a %d x %d work-group computes a %d x %d block of C" %
-             (tile, wpt, items, items, tile, tile), 12, weight="bold")
-    for r in range(items):
-        for c in range(items):
-            fill = "#f4a261" if (r, c) == (1, 2) else ("#f1f1f1" if (r + c) % 2 else "#e4e4e4")
-            svg.rect(10 + c * wpt * cell, 30 + r * wpt * cell, wpt * cell, wpt * cell, fill, "#ccc", 0.3)
-    for i in range(wpt):       # the outputs of work-item (2, 1), one per accumulator
-        for j in range(wpt):
-            svg.rect(10 + (2 * wpt + j) * cell, 30 + (wpt + i) * cell, cell, cell, "none", "#7a3e12", 0.3)
+             (tile, wpt, side, side, tile, tile), 12, weight="bold")
+    for r in range(wpt):
+        for c in range(wpt):
+            svg.rect(10 + c * side * cell, 30 + r * side * cell, side * cell, side * cell,
+                     "#e4e4e4" if (r + c) % 2 else "#f1f1f1", "none")
+    for r, c in sorted(mine):
+        svg.rect(10 + c * cell, 30 + r * cell, cell, cell, "#f4a261", "none")
+    for k in range(wpt + 1):   # the WPT x WPT sub-blocks, each covered once by the whole work-group
+        svg.line(10 + k * side * cell, 30, 10 + k * side * cell, 30 + tile * cell, "#555", 0.8)
+        svg.line(10, 30 + k * side * cell, 10 + tile * cell, 30 + k * side * cell, "#555", 0.8)
     notes = [
-        "each square: one work-item's %d x %d outputs," % (wpt, wpt),
-        "held in %d private accumulators (registers)" % (wpt * wpt),
-        "orange: work-item (2, 1)",
+        "orange: the %d outputs of work-item (2, 1), held in" % (wpt * wpt),
+        "%d private accumulators (registers): rows 1 + %d i," % (wpt * wpt, side),
+        "columns 2 + %d j, so neighbouring work-items hold" % side,
+        "neighbouring outputs in every %d x %d square" % (side, side),
         "",
-        "per step of K, from the A and B tiles in local memory,",
+        "per step of K, from the strips of A and B in local memory,",
         "a work-item loads %d values of A and %d of B" % (wpt, wpt),
-        "and does %d fused multiply-adds:" % (wpt * wpt),
-        "local loads per FMA = 2 / WPT = %.2f" % (2.0 * wpt / (wpt * wpt)),
-        "(lab 6, WPT = 1: 2 loads per FMA)",
+        "and does %d multiply-adds:" % (wpt * wpt),
+        "local loads per multiply-add = 2 / WPT = %.2f" % register_loads_per_fma(wpt),
+        "(lab 6, one output per work-item: 2)",
         "",
         "global loads per element of C = 2K / TILE",
-        "(TILE = %d: %d times fewer than naive)" % (tile, tile),
+        "(TILE = %d: %d times fewer than the naive kernel)" % (tile, tile),
     ]
     for i, note in enumerate(notes):
         svg.text(300, 46 + i * 19, note, 12)
@@ -361,6 +349,8 @@ def claims_hold(grader_output, problems):
         ("lab5 writes", r"writes (\d+\.\d)", matmul_write_transactions(True)),
         ("lab6 global loads", r"global loads: (\d+\.\d+) per output element", tiled_loads_per_element(32, 16)),
         ("lab7 bank passes", r"local memory: (\d+\.\d) bank passes", sum(transpose_bank_passes(GROUP, True)) / 2),
+        ("lab8 local loads", r"local memory: (\d+\.\d+) loads per multiply-add", register_loads_per_fma(4)),
+        ("lab8 global loads", r"global loads: (\d+\.\d+) per output element", tiled_loads_per_element(32, 64)),
     ]
     for name, pattern, simulated in expected:
         lab = name.split()[0]

@@ -5,9 +5,11 @@ A figure taken from the benchmark tables is written between markers,
 
     <!--n DEVICE LAB FIELD FORMAT-->3,368<!--/n-->
 
-where DEVICE is h200, h100 or pocl (the bench-*.csv of that device), LAB is lab1 to lab7, FIELD is rate (GB/s or
-GFLOP/s), tflops, percent (of the copy bandwidth or FMA peak), speedup (over the lab's baseline), baseline_rate,
-threshold (the profile's, 0 when informational) or clblast (the percentage of CLBlast's SGEMM), and FORMAT a Python format specification (",.0f", ".2f"). Without --write it
+where DEVICE is h200, h100 or pocl (the bench-*.csv of that device), LAB is a lab of the table (lab1, lab2, ...),
+FIELD is rate (GB/s or GFLOP/s), tflops, percent (of the copy bandwidth or FMA peak), speedup (over the lab's
+baseline), baseline_rate, threshold (the profile's, 0 when it has none), clblast (the percentage of CLBlast's
+SGEMM), further_percent or further_speedup (the lab's going-further kernel: its share of the peak, its speedup over
+the solution), and FORMAT a Python format specification (",.0f", ".2f"). Without --write it
 checks that every marked figure is what the data give and exits 1 naming each that is not (make check); with
 --write it rewrites them (make docs). A whole table is marked the same way,
 
@@ -26,9 +28,9 @@ RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
 DEVICES = {
     "h200": "bench-nvidia-h200.csv",
     "h100": "bench-nvidia-h100-80gb-hbm3.csv",
-    "pocl": "bench-pthread-skylake-avx512-amd-epyc.csv",
+    "pocl": "bench-pthread-haswell-amd-epyc.csv",
 }
-MARKER = re.compile(r"<!--n (\w+) (lab\d) (\w+) ([^ ]*?)-->(.*?)<!--/n-->")
+MARKER = re.compile(r"<!--n (\w+) (lab\d+) (\w+) ([^ ]*?)-->(.*?)<!--/n-->")
 TABLE = re.compile(r"<!--table (\w+)-->\n(.*?)<!--/table-->", re.S)
 
 
@@ -61,7 +63,8 @@ def load(device):
 def figure(rows, lab, field):
     """One field of a lab's row, as a number."""
     row = rows[lab]
-    ms, clblast_ms = float(row["ms"]), float(row.get("clblast_ms") or 0)
+    ms, clblast_ms, further_ms = float(row["ms"]), float(row.get("clblast_ms") or 0), float(row.get("further_ms") or 0)
+    further = ms / further_ms if further_ms > 0 else float("nan")
     values = {
         "rate": float(row["rate"]),
         "tflops": float(row["rate"]) / 1000.0,
@@ -70,6 +73,8 @@ def figure(rows, lab, field):
         "baseline_rate": float(row["rate"]) / float(row["speedup"]) if float(row["speedup"]) > 0 else float("nan"),
         "threshold": float(row["threshold"]),
         "clblast": 100.0 * clblast_ms / ms if clblast_ms > 0 and ms > 0 else float("nan"),
+        "further_percent": 100.0 * float(row["fraction"]) * further,
+        "further_speedup": further,
     }
     return values[field]
 

@@ -35,9 +35,32 @@ START_TEST(table_has_a_row_per_timed_lab)
     ck_assert_ptr_nonnull(strstr(text, "| lab6 | matmul_tiled | 2048 | 2.656 ms | 6469 GFLOP/s | 12% of FMA peak | "
                                        "1.18x over naive matmul (3.136 ms) | 1.08x |"));
     ck_assert_ptr_null(strstr(text, "| lab7 |"));
+    ck_assert_ptr_null(strstr(text, "going further")); /* lab 6 has no going-further kernel */
     free(text);
     result_free(&results[0]);
     result_free(&results[1]);
+}
+END_TEST
+
+/* A lab with a going-further kernel gets a second row, its rate and share of the peak from the solution's by the
+   ratio of times (the same work). */
+START_TEST(going_further_row_follows_the_solution)
+{
+    struct grade_lab_result result;
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    memset(&result, 0, sizeof result);
+    strcpy(result.lab, "lab7");
+    strcpy(result_add(&result, "speed", 0, 0, 1, "2.1x")->metrics,
+           "size=8192;ms=0.300;rate=1800;unit=GB/s;peak=2700;fraction=0.6667;baseline_ms=0.6;speedup=2.0;"
+           "threshold=1.44;further_ms=0.200");
+    bench_table(out, "Test GPU", &result, 1);
+    fclose(out);
+    ck_assert_msg(strstr(text, "| lab7 | transpose_wide (going further) | 8192 | 0.200 ms | 2700 GB/s | 100% of copy | "
+                               "1.50x over the solution | not graded |"), "%s", text);
+    free(text);
+    result_free(&result);
 }
 END_TEST
 
@@ -47,6 +70,7 @@ Suite *bench_suite(void)
     TCase *tc = tcase_create("report");
     tcase_add_test(tc, metrics_are_read_by_key);
     tcase_add_test(tc, table_has_a_row_per_timed_lab);
+    tcase_add_test(tc, going_further_row_follows_the_solution);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -63,6 +63,37 @@ START_TEST(every_figure_renders)
 }
 END_TEST
 
+/* The charts of docs/results (roofline and matmul ladder per device) are what docs/charts.py draws from the
+   committed benchmark tables, and they render with the bench bars beside them. */
+START_TEST(charts_match_the_data_and_render)
+{
+    char *output;
+    int status = run_in_kit("/usr/bin/python3 docs/charts.py 2>&1", 30, &output);
+    ck_assert_msg(status == 0, "a chart differs from docs/results (make docs redraws them):\n%s", output);
+    free(output);
+    status = run_in_kit(RENDER_FIGURES("docs/results"), 60, &output);
+    ck_assert_msg(status == 0 && strstr(output, "rendered 9"), "%s", output);
+    free(output);
+}
+END_TEST
+
+/* The chart check can fail: a benchmark time changed without redrawing is caught, and names the chart. */
+START_TEST(a_stale_chart_is_caught)
+{
+    char *output;
+    int status = run_in_kit("rm -rf build/charts && cp -r docs/results build/charts && "
+                            "sed -i 's/^\\(\"NVIDIA H100[^,]*\",lab8,matmul_reg,2048,\\)[0-9.]*/\\11.2345/' "
+                            "build/charts/bench-nvidia-h100-80gb-hbm3.csv && "
+                            "grep -q ',lab8,matmul_reg,2048,1.2345,' build/charts/bench-nvidia-h100-80gb-hbm3.csv && "
+                            "/usr/bin/python3 docs/charts.py --results build/charts 2>&1; echo \"exit $?\"",
+                            30, &output);
+    ck_assert_msg(strstr(output, "ladder-nvidia-h100-80gb-hbm3.svg differs") && strstr(output, "exit 1"), "%s",
+                  output);
+    ck_assert_int_eq(status, 0);
+    free(output);
+}
+END_TEST
+
 /* The render check can fail: a figure cut short is refused. */
 START_TEST(a_broken_figure_is_caught)
 {
@@ -123,6 +154,8 @@ Suite *docs_suite(void)
     tcase_set_timeout(drawn, 600);
     tcase_add_test(drawn, every_figure_renders);
     tcase_add_test(drawn, a_broken_figure_is_caught);
+    tcase_add_test(drawn, charts_match_the_data_and_render);
+    tcase_add_test(drawn, a_stale_chart_is_caught);
     tcase_add_test(drawn, figures_agree_with_the_grader);
     tcase_add_test(drawn, every_lab_has_its_five_parts);
     suite_add_tcase(s, drawn);

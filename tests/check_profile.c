@@ -75,6 +75,36 @@ START_TEST(errors_name_the_line)
 }
 END_TEST
 
+/* A tiled lab is timed under the tiling its profile names (lab8.tile), else the lab's own, else size.tile; a tile
+   the lab does not build is refused. */
+START_TEST(timing_case_follows_the_tiling_key)
+{
+    struct profile p;
+    struct grade_case c;
+    char error[128] = "";
+    const struct grade_lab_spec *lab8 = registry_find("lab8"), *lab6 = registry_find("lab6");
+    profile_defaults(1, &p);
+    profile_timing_case(lab8, &p, &c);
+    ck_assert_int_eq(c.tile, lab8->perf.tiling.tile);
+    ck_assert_int_eq(c.wpt, lab8->perf.tiling.wpt);
+    profile_timing_case(lab6, &p, &c);
+    ck_assert_int_eq(c.tile, 16);
+    ck_assert_int_eq(c.wpt, 0);
+    ck_assert_int_eq(profile_parse("lab8.tile = 128\nlab6.tile = 32\n", &p, error, sizeof error), 0);
+    profile_timing_case(lab8, &p, &c);
+    ck_assert_int_eq(c.tile, 128);
+    ck_assert_int_eq(c.wpt, 8);
+    ck_assert_uint_eq(c.local[0], 16);
+    profile_timing_case(lab6, &p, &c);
+    ck_assert_int_eq(c.tile, 32);
+    ck_assert_uint_eq(c.local[0], 32);
+    ck_assert_int_eq(profile_parse("lab8.tile = 48\n", &p, error, sizeof error), -1);
+    ck_assert_ptr_nonnull(strstr(error, "line 1"));
+    ck_assert_int_eq(profile_parse("lab1.tile = 16\n", &p, error, sizeof error), -1);
+    ck_assert_int_eq(profile_parse("lab8.tile = 64.5\n", &p, error, sizeof error), -1);
+}
+END_TEST
+
 START_TEST(defaults_follow_the_size_rule)
 {
     struct profile cpu, gpu;
@@ -149,6 +179,7 @@ Suite *profile_suite(void)
     tcase_add_test(tc, parses_every_key);
     tcase_add_test(tc, errors_name_the_line);
     tcase_add_test(tc, defaults_follow_the_size_rule);
+    tcase_add_test(tc, timing_case_follows_the_tiling_key);
     tcase_add_test(tc, exact_device_name_wins);
     tcase_add_test(tc, falls_back_to_type_then_default_then_built_in);
     tcase_add_test(tc, broken_profile_is_an_error);
