@@ -99,7 +99,6 @@ struct grade_further {
     const char *file;
     const char *kernel;
     const struct grade_family *family; /* sets its own work-group */
-    const char *name;                  /* for the report: "32x8 transpose" */
 };
 
 /* A lab's performance test: the baseline it is timed against, if any, and the timing case. */

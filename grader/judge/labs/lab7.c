@@ -22,7 +22,6 @@ const struct grade_lab_spec lab7_spec = {
              .handout = "HANDOUT.md#lab-7-transpose-through-a-padded-tile",
              .further = {.file = "transpose_wide.cl",
                          .kernel = "transpose_wide",
-                         .family = &grade_family_transpose_wide,
-                         .name = "32x8 transpose"}},
+                         .family = &grade_family_transpose_wide}},
     .technique = {.kind = TECHNIQUE_LOCAL_STAGING, .shape = {.dims = {64, 48}, .local = {16}, .tile = 16}},
 };
