@@ -34,7 +34,7 @@ HOST_ARGUMENTS = {
     "lab7": "--size 2048",
     "lab8": "--size 517x259x383",
 }
-BLOCK = re.compile(r"<!--output (lab\d)-->\n(.*?)<!--/output-->", re.S)
+BLOCK = re.compile(r"<!--output (lab\d+)-->\n(.*?)<!--/output-->", re.S)
 TEST_LINE = re.compile(r"^  ([✓✗·]) (\S.*?) +(\d+\.\d)/(\d+) ", re.M)
 
 
