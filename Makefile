@@ -43,8 +43,8 @@ GRADER      := build/grader/grade
 # The runner: the only grader process that runs submitted code (see README, Security).
 RUNNER      := build/grader/clkit-runner
 RUNNER_OBJ  := $(patsubst %,build/grader/%.o,runner/runner runner/builds runner/wire perf/clblast perf/perf \
-               perf/profile judge/compare judge/families judge/families2d judge/harness judge/labs judge/registry \
-               judge/shapes $(LABS:%=judge/labs/%) judge/result judge/spot report/safetext)
+               perf/profile judge/compare judge/families judge/families2d judge/harness judge/mismatch judge/labs \
+               judge/registry judge/shapes $(LABS:%=judge/labs/%) judge/result judge/spot report/safetext)
 # How the grader builds a submitted host program: the compiler, its flags, "--", the libraries (one per line).
 HOST_FLAGS  := build/host-flags
 
@@ -166,10 +166,13 @@ endif
 # classroom workflow; no solutions/ and no tests/ (whose fixtures and checks use the solutions).
 DEST ?= dist/clkit-student
 RELEASE_FILES := Makefile setup VERSION grade README.md HANDOUT.md .gitignore common kernels labs grader $(wildcard docs)
+# Kernels that answer a lab stay out of a student's copy (lab 8's baseline is lab 6's tiled kernel, lab 7's
+# going-further transpose a better lab 7); the Gradescope autograder, which students never see, keeps them.
+RELEASE_KEEP_OUT := kernels/matmul_tiled.cl kernels/transpose_wide.cl
 student-release:
 	@test ! -e "$(DEST)" || { echo "student-release: $(DEST) exists; remove it or choose DEST=..."; exit 2; }
 	@mkdir -p "$(DEST)/.github/workflows"
-	$(Q)tar cf - $(RELEASE_FILES) | tar xf - -C "$(DEST)"
+	$(Q)tar cf - $(addprefix --exclude=,$(RELEASE_KEEP_OUT)) $(RELEASE_FILES) | tar xf - -C "$(DEST)"
 	$(Q)cp .github/classroom/grade.yml "$(DEST)/.github/workflows/classroom.yml"
 	@# Without solutions/, the quick start grades the student's own labs (stubs score 0 until filled in).
 	$(Q)sed -i 's|^\./setup && \./grade --solutions all .*|./setup \&\& ./grade all                # install the packages, build, grade your labs (stubs score 0)|' "$(DEST)/README.md"
@@ -183,6 +186,7 @@ gradescope:
 	$(Q)$(MAKE) -s student-release DEST=build/gradescope/kit >/dev/null
 	$(Q)rm -rf build/gradescope/kit/.github
 	$(Q)cp grader/gradescope/setup.sh grader/gradescope/run_autograder build/gradescope/kit/
+	$(Q)cp $(RELEASE_KEEP_OUT) build/gradescope/kit/kernels/
 	$(Q)rm -f "$(GRADESCOPE_ZIP)" && cd build/gradescope/kit && python3 -m zipfile -c "$(abspath $(GRADESCOPE_ZIP))" $$(ls -A)
 	@echo "gradescope: wrote $(GRADESCOPE_ZIP) (upload it as the assignment's autograder)"
 

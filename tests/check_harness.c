@@ -3,6 +3,7 @@
 
 #include "context.h"
 #include "judge/harness.h"
+#include "judge/mismatch.h"
 #include "judge/registry.h"
 #include "program.h"
 
@@ -71,7 +72,8 @@ START_TEST(int_buffers_are_judged_as_integers)
 }
 END_TEST
 
-/* Runs kernel name of kernels/file, of family, on case c; returns its verdict. */
+/* Runs kernel name of the file at path (kernels/file when path has no slash), of family, on case c, between guard
+   zones; returns its verdict. */
 static struct case_verdict run_kit_kernel(struct clk_env *env, const char *file, const char *name,
                                           const struct grade_family *family, const struct grade_case *c)
 {
@@ -81,7 +83,7 @@ static struct case_verdict run_kit_kernel(struct clk_env *env, const char *file,
     uint32_t bits[GRADE_MAX_BUFFERS] = {0x12345678u, 0x23456789u, 0x3456789au};
     char path[256], *log = NULL;
     memset(&launch, 0, sizeof launch);
-    snprintf(path, sizeof path, "kernels/%s", file);
+    snprintf(path, sizeof path, "%s%s", strchr(file, '/') ? "" : "kernels/", file);
     cl_program program = clk_build_program(env->context, env->info.device, path, "", &log);
     ck_assert_msg(program != NULL, "%s: %s", path, log ? log : "");
     cl_kernel kernel = clCreateKernel(program, name, NULL);
@@ -127,6 +129,36 @@ START_TEST(baseline_and_further_kernels_are_right)
 }
 END_TEST
 
+/* A transpose without the bounds check on its write writes past the end of its output, and wraps columns into the
+   next rows: its values verdict holds the map of the matrix, with a row for the words past the end. */
+START_TEST(a_write_past_the_end_is_mapped)
+{
+    struct clk_env env;
+    struct grade_case c = {.data = GRADE_EXACT, .dims = {20, 13}, .local = {16}, .tile = 16};
+    ck_assert_int_eq(clk_env_create("cpu", &env), 0);
+    struct case_verdict v = run_kit_kernel(&env, "tests/fixtures/lab7/write-out-of-bounds/lab7/transpose.cl",
+                                           "transpose", registry_find("lab7")->family, &c);
+    clk_env_release(&env);
+    ck_assert_msg(!v.memory_ok && strstr(v.memory, "past the end of out"), "%s", v.memory);
+    ck_assert_msg(!v.values_ok && strstr(v.values, "map of the 13 x 20 result"), "%s", v.values);
+    const char *past = strstr(v.values, "|  past the end");
+    ck_assert_msg(past && memchr(past - MISMATCH_MAX_COLS, MISMATCH_OUTSIDE, MISMATCH_MAX_COLS), "%s", v.values);
+}
+END_TEST
+
+/* Lab 8's baseline is lab 6's solution, kept in kernels/ because a student release ships no solutions: the two must
+   not drift apart (the first line, which says what each file is, aside). */
+START_TEST(lab8_baseline_is_lab6_solution)
+{
+    char *output;
+    int status = run_in_kit("tail -n +2 kernels/matmul_tiled.cl > build/baseline-lab8.cl && "
+                            "tail -n +2 solutions/lab6/matmul_tiled.cl > build/solution-lab6.cl && "
+                            "cmp build/baseline-lab8.cl build/solution-lab6.cl 2>&1", 10, &output);
+    ck_assert_msg(status == 0, "kernels/matmul_tiled.cl and solutions/lab6/matmul_tiled.cl differ:\n%s", output);
+    free(output);
+}
+END_TEST
+
 Suite *harness_suite(void)
 {
     Suite *s = suite_create("harness");
@@ -134,6 +166,8 @@ Suite *harness_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, int_buffers_are_judged_as_integers);
     tcase_add_loop_test(tc, baseline_and_further_kernels_are_right, 0, (int)registry_count());
+    tcase_add_test(tc, lab8_baseline_is_lab6_solution);
+    tcase_add_test(tc, a_write_past_the_end_is_mapped);
     suite_add_tcase(s, tc);
     return s;
 }

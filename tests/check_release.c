@@ -21,6 +21,8 @@ START_TEST(holds_the_stubs_and_the_grader)
                             "test -f kernels/matmul_naive.cl && test -f grader/judge/runlab.c && test -d grader/profiles && "
                             "test -f HANDOUT.md && test -f README.md && test -x grade && "
                             "test -f .github/workflows/classroom.yml && test ! -e solutions && test ! -e tests && "
+                            /* kernels that answer a lab: lab 8's baseline (lab 6's solution), a better lab 7 */
+                            "test ! -e kernels/matmul_tiled.cl && test ! -e kernels/transpose_wide.cl && "
                             /* the quick start grades the student's labs: there are no solutions to grade */
                             "sed -n '1,12p' README.md | grep -q '^./setup && ./grade all' && "
                             "! sed -n '1,12p' README.md | grep -q -- '--solutions'",

@@ -35,6 +35,7 @@ Suite *technique_suite(void);
 Suite *counts_suite(void);
 Suite *layout_suite(void);
 Suite *harness_suite(void);
+Suite *mismatch_suite(void);
 Suite *problem_suite(void);
 Suite *text_suite(void);
 Suite *registry_suite(void);

@@ -70,6 +70,8 @@ static int parse_number(const char *text, long min, long max, long *value)
     return 0;
 }
 
+_Static_assert(CLI_MAX_LABS >= REGISTRY_MAX_LABS, "all must fit on a command line");
+
 static int add_lab(struct cli *cli, const char *name)
 {
     if (strcmp(name, "all") == 0) {
@@ -82,8 +84,11 @@ static int add_lab(struct cli *cli, const char *name)
                 first_lab(), last_lab());
         return 2;
     }
-    if (cli->lab_count < CLI_MAX_LABS)
-        cli->labs[cli->lab_count++] = name;
+    if (cli->lab_count >= CLI_MAX_LABS) {
+        fprintf(stderr, "grade: too many labs on the command line (at most %d)\n", CLI_MAX_LABS);
+        return 2;
+    }
+    cli->labs[cli->lab_count++] = name;
     return 0;
 }
 

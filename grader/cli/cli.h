@@ -4,7 +4,8 @@
 
 #include <stdint.h>
 
-#define CLI_MAX_LABS 8
+/* Labs one command line may name: every lab the registry can hold (REGISTRY_MAX_LABS). */
+#define CLI_MAX_LABS 32
 #define CLI_MAX_SUBMISSIONS 512
 
 struct cli {

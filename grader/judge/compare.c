@@ -37,8 +37,7 @@ double compare_value(const float *got, const struct compare_shape *shape, size_t
     return got[i];
 }
 
-/* Element i is within bound of expected (never when it is the poison, or not a finite float). */
-static int right_at(const float *got, const struct compare_shape *s, size_t i, double expected, double bound)
+int compare_right_at(const float *got, const struct compare_shape *s, size_t i, double expected, double bound)
 {
     if (s->type == COMPARE_FLOAT)
         return clk_within(got[i], expected, bound);
@@ -59,7 +58,7 @@ static int transposed(const float *got, const double *expected, const double *bo
         return 0;
     for (size_t r = 0; r < s->rows; r++)
         for (size_t c = 0; c < s->cols; c++)
-            if (!right_at(got, s, c * s->rows + r, expected[r * s->cols + c], bound[r * s->cols + c] + 1e-6))
+            if (!compare_right_at(got, s, c * s->rows + r, expected[r * s->cols + c], bound[r * s->cols + c] + 1e-6))
                 return 0;
     return 1;
 }
@@ -117,10 +116,51 @@ static int same_total(const float *got, const double *expected, const double *bo
     return isfinite(total) && fabs(total - want) <= allowed + 1e-9;
 }
 
+static int line_wrong(const float *got, const double *expected, const double *bound, const struct compare_shape *s,
+                      size_t at, int is_column)
+{
+    size_t length = is_column ? s->rows : s->cols;
+    for (size_t k = 0; k < length; k++) {
+        size_t i = is_column ? k * s->cols + at : at * s->cols + k;
+        if (compare_right_at(got, s, i, expected[i], bound[i]))
+            return 0;
+    }
+    return 1;
+}
+
+/* Returns 1 when the wrong elements of a matrix are exactly its last columns from *col and its last rows from *row
+   (cols or rows when that edge is right), and the rest is right. */
+static int edges_only(const float *got, const double *expected, const double *bound, const struct compare_shape *s,
+                      size_t wrong, size_t *row, size_t *col)
+{
+    size_t c = s->cols, r = s->rows;
+    if (s->rows < 2 || s->cols < 2)
+        return 0;
+    while (c > 0 && line_wrong(got, expected, bound, s, c - 1, 1))
+        c--;
+    while (r > 0 && line_wrong(got, expected, bound, s, r - 1, 0))
+        r--;
+    *row = r;
+    *col = c;
+    return c > 0 && r > 0 && (c < s->cols || r < s->rows) && wrong == s->rows * (s->cols - c) + (s->rows - r) * c;
+}
+
+static void describe_edges(size_t row, size_t col, const struct compare_shape *s, char *text, size_t size)
+{
+    if (col < s->cols && row < s->rows)
+        snprintf(text, size, "only the edges are wrong, every column from %zu and every row from %zu on", col, row);
+    else if (col < s->cols)
+        snprintf(text, size, "only the right edge is wrong, every column from %zu on", col);
+    else
+        snprintf(text, size, "only the bottom edge is wrong, every row from %zu on", row);
+    clk_append(text, size, ": the last, partial blocks (does the grid round up to cover them, and do tiles that hang "
+               "over the edge load zeros?)");
+}
+
 static void find_pattern(const float *got, const double *expected, const double *bound,
                          const struct compare_shape *s, struct compare_summary *summary)
 {
-    size_t first = summary->shown[0];
+    size_t first = summary->shown[0], row, col;
     double factor;
     if (summary->never_written == s->count)
         snprintf(summary->pattern, sizeof summary->pattern, "the kernel wrote no element of the result, or only "
@@ -142,6 +182,8 @@ static void find_pattern(const float *got, const double *expected, const double 
                  "i + global size, i + 2 * global size, ... (a grid-stride loop), not a contiguous chunk");
     else if (s->rows == 0 && first > 0 && summary->wrong == s->count - first)
         describe_prefix(first, s, summary->pattern, sizeof summary->pattern);
+    else if (s->rows && edges_only(got, expected, bound, s, summary->wrong, &row, &col))
+        describe_edges(row, col, s, summary->pattern, sizeof summary->pattern);
     else if (summary->never_written == summary->wrong)
         snprintf(summary->pattern, sizeof summary->pattern,
                  "every wrong element was never written: some work-items skip their element");
@@ -152,7 +194,7 @@ void compare_result(const float *got, const double *expected, const double *boun
 {
     memset(summary, 0, sizeof *summary);
     for (size_t i = 0; i < shape->count; i++) {
-        if (right_at(got, shape, i, expected[i], bound[i]))
+        if (compare_right_at(got, shape, i, expected[i], bound[i]))
             continue;
         if (summary->shown_count < COMPARE_SHOWN)
             summary->shown[summary->shown_count++] = i;

@@ -29,7 +29,7 @@ struct compare_summary {
     size_t other_nans;             /* wrong elements holding a NaN that is not the poison: computed from it */
     size_t shown[COMPARE_SHOWN];     /* the first wrong indices */
     int shown_count;
-    char pattern[200];             /* "" when none stands out */
+    char pattern[320];             /* "" when none stands out */
 };
 
 /* Returns 1 when f holds the grader's poison NaN. */
@@ -40,6 +40,10 @@ float compare_poison(void);
 
 /* Element i of a result of 4-byte words as a number: the float, int or uint that shape's type says it holds. */
 double compare_value(const float *got, const struct compare_shape *shape, size_t i);
+
+/* Returns 1 when element i of got is within bound of expected (never when it is the poison, or not a finite
+   float). */
+int compare_right_at(const float *got, const struct compare_shape *shape, size_t i, double expected, double bound);
 
 /* Compares got (4-byte words of shape's type) with expected +- bound and fills summary, pattern included. */
 void compare_result(const float *got, const double *expected, const double *bound, const struct compare_shape *shape,

@@ -26,7 +26,6 @@ static void close_answers(const struct grading *g)
 
 int grading_open(struct grading *g)
 {
-    char why[1024];
     const char *root = getenv("CLKIT_ROOT");
     char *resolved = realpath(root && root[0] ? root : CLK_ROOT, NULL);
     if (!resolved) {
@@ -37,17 +36,26 @@ int grading_open(struct grading *g)
     snprintf(g->kernels_dir, sizeof g->kernels_dir, "%s/kernels", resolved);
     snprintf(g->profiles_dir, sizeof g->profiles_dir, "%s/grader/profiles", resolved);
     free(resolved);
+    if (grading_new_scratch(g) != 0)
+        return 2;
+    grading_hide(g, g->root);
+    close_answers(g);
+    return 0;
+}
+
+int grading_new_scratch(struct grading *g)
+{
+    char why[512];
     snprintf(g->scratch, sizeof g->scratch, "/tmp/clkit-grade-XXXXXX");
     if (!mkdtemp(g->scratch)) {
         fprintf(stderr, "grade: cannot create a temporary directory in /tmp\n");
+        g->scratch[0] = '\0';
         return 2;
     }
     if (scratch_stage_kit(g->root, g->scratch, why, sizeof why) != 0) {
         fprintf(stderr, "grade: cannot prepare the scratch folder: %s\n", why);
         return 2;
     }
-    grading_hide(g, g->root);
-    close_answers(g);
     return 0;
 }
 

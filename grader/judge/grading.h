@@ -34,6 +34,10 @@ struct grading {
 /* Finds the kit (CLKIT_ROOT, else where the grader was built) and makes the scratch directory; returns 0 or 2. */
 int grading_open(struct grading *g);
 
+/* Makes g a scratch directory of its own in /tmp with the kit staged in it (a batch worker's, so that workers
+   grading side by side share no run folder); returns 0, or 2 after saying why. */
+int grading_new_scratch(struct grading *g);
+
 /* Removes the scratch directory. */
 void grading_close(struct grading *g);
 

@@ -1,6 +1,7 @@
 #include "judge/harness.h"
 
 #include "judge/compare.h"
+#include "judge/mismatch.h"
 #include "text.h"
 
 #include <stdio.h>
@@ -160,11 +161,17 @@ static int check_memory(const struct grade_launch *launch, int i, size_t guard, 
     return ok;
 }
 
-static void judge_values(const struct grade_family *family, const struct grade_launch *launch, const float *output,
-                         struct case_verdict *verdict)
+/* Judges the output (its guard zones around it) against the reference; a wrong matrix gets its map in the values'
+   reason, a right one written outside its buffer gets it in the memory reason. */
+static void judge_values(const struct grade_family *family, const struct grade_launch *launch, const float *zone,
+                         size_t guard, uint32_t bits, struct case_verdict *verdict)
 {
+    const float *output = zone + guard;
     float *result = malloc(launch->shape.count * sizeof(float));
+    struct mismatch_guards around = {.before = zone, .after = output + launch->counts[launch->buffer_count - 1],
+                                     .words = guard, .bits = bits};
     struct compare_summary summary;
+    int mapped = !family->finish && mismatch_applies(&launch->shape);
     if (!result) {
         snprintf(verdict->values, sizeof verdict->values, "grader out of memory");
         return;
@@ -177,6 +184,12 @@ static void judge_values(const struct grade_family *family, const struct grade_l
     verdict->values_ok = summary.wrong == 0;
     if (!verdict->values_ok)
         compare_format(&summary, result, launch->expected, &launch->shape, verdict->values, sizeof verdict->values);
+    if (mapped && !verdict->values_ok)
+        mismatch_draw(result, launch->expected, launch->bound, &launch->shape, &around, verdict->values,
+                      sizeof verdict->values);
+    else if (mapped && !verdict->memory_ok && strstr(verdict->memory, launch->names[launch->buffer_count - 1]))
+        mismatch_draw(result, launch->expected, launch->bound, &launch->shape, &around, verdict->memory,
+                      sizeof verdict->memory);
     free(result);
 }
 
@@ -192,6 +205,6 @@ int harness_judge(const struct grade_family *family, const struct grade_launch *
     for (int i = 0; i < launch->buffer_count; i++)
         verdict->memory_ok &= check_memory(launch, i, guard, guard_bits[i], raw->data[i], verdict->memory,
                                            sizeof verdict->memory);
-    judge_values(family, launch, raw->data[out] + guard, verdict);
+    judge_values(family, launch, raw->data[out], guard, guard_bits[out], verdict);
     return 0;
 }

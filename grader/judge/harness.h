@@ -11,8 +11,8 @@
 struct case_verdict {
     int values_ok;     /* the result is within tolerance */
     int memory_ok;     /* no write outside the buffers, inputs unchanged */
-    char values[2048]; /* why the values are wrong */
-    char memory[512];  /* why the memory check failed */
+    char values[4096]; /* why the values are wrong, with a map of a wrong matrix */
+    char memory[2048]; /* why the memory check failed, with a map of a matrix written outside */
 };
 
 /* A case's buffers as the device left them: each guard zone, the buffer, and the other guard zone. */

@@ -1,4 +1,6 @@
 #include "judge/verdict.h"
+
+#include "judge/mismatch.h"
 #include "text.h"
 
 #include <stdio.h>
@@ -11,6 +13,7 @@
 struct tally {
     int cases, failed;
     int unearned; /* passed, but earns nothing because the values are wrong */
+    int mapped;   /* a failure with a mismatch map was shown in full */
     char details[DETAIL_SIZE];
 };
 
@@ -92,11 +95,14 @@ static void tally_failure(struct tally *t, const struct grading *g, uint64_t see
                           const char *description, const char *why, int reference_only)
 {
     char head[256];
+    /* The first failure in full, and the first with a map of the matrix (a 1 x 1 case has none). */
+    int first_map = !t->mapped && strstr(why, MISMATCH_ROW) != NULL;
     t->failed++;
-    if (t->failed > 3 && !g->cli->verbose)
+    t->mapped |= first_map;
+    if (t->failed > 3 && !g->cli->verbose && !first_map)
         return;
     snprintf(head, sizeof head, "\ncase %zu (%s): ", index, description);
-    if (t->failed == 1 || g->cli->verbose) {
+    if (t->failed == 1 || g->cli->verbose || first_map) {
         char replay[PATH_MAX + 256];
         clk_append(t->details, sizeof t->details, "%s%s", head, why);
         snprintf(replay, sizeof replay, "\n  replay: %s%s --case %zu --seed %llu", g->replay,
@@ -216,7 +222,7 @@ static void tally_cases(const struct grading *g, const struct grade_lab_spec *la
     }
     for (size_t i = 0; i < device->count; i++) {
         struct merged m;
-        char description[128], values[2300];
+        char description[128], values[4400];
         struct tally *t = &tallies[device->cases[i].data == GRADE_EXACT ? 0 : 1], *memory = &tallies[2];
         if (!merge_case(device, ref, i, a, &m))
             continue;

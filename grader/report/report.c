@@ -1,5 +1,7 @@
 #include "report/report.h"
 
+#include "judge/mismatch.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +11,8 @@
 #define RED "\033[31m"
 #define DIM "\033[2m"
 #define BOLD "\033[1m"
+#define YELLOW "\033[33m"
+#define MAGENTA "\033[35m"
 #define RESET "\033[0m"
 
 void report_style_for(FILE *out, int verbose, struct report_style *style)
@@ -24,6 +28,18 @@ static const char *paint(const struct report_style *style, const char *code)
     return style->colour ? code : "";
 }
 
+/* A row of a mismatch map, each cell in its colour (plain characters without colour). */
+static void print_map_row(const struct report_style *style, const char *line, int length)
+{
+    fputs("        ", style->out);
+    for (int i = 0; i < length; i++) {
+        const char *colour = line[i] == MISMATCH_RIGHT ? GREEN : line[i] == MISMATCH_WRONG ? RED
+                             : line[i] == MISMATCH_NEVER ? YELLOW : line[i] == MISMATCH_OUTSIDE ? MAGENTA : DIM;
+        fprintf(style->out, "%s%c", paint(style, colour), line[i]);
+    }
+    fprintf(style->out, "%s\n", paint(style, RESET));
+}
+
 /* Prints text after its first line, each line indented under the test. */
 static void print_details(const struct report_style *style, const char *details)
 {
@@ -31,7 +47,10 @@ static void print_details(const struct report_style *style, const char *details)
     while (line && *line) {
         const char *end = strchr(line, '\n');
         int length = end ? (int)(end - line) : (int)strlen(line);
-        if (length > 0)
+        const char *map = strstr(line, MISMATCH_ROW);
+        if (map && (!end || map < end) && style->colour)
+            print_map_row(style, line, length);
+        else if (length > 0)
             fprintf(style->out, "        %s%.*s%s\n", paint(style, DIM), length, line, paint(style, RESET));
         line = end ? end + 1 : NULL;
     }
