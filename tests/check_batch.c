@@ -63,6 +63,48 @@ START_TEST(several_submission_folders)
 }
 END_TEST
 
+/* Two workers side by side (here both on the CPU device) grade the class to the same CSV, row for row, as one
+   worker does. Runs after grades_a_class_past_a_crash, whose class and results it reuses. */
+START_TEST(side_by_side_grades_the_same)
+{
+    char *output, *one, *two;
+    int status = run_in_kit("rm -rf build/check-results-2 && NO_COLOR=1 ./grade --quick --seed 11 --devices cpu,cpu "
+                            "--submission build/check-class --results build/check-results-2 lab1 2>&1",
+                            300, &output);
+    ck_assert_msg(status == 0 && strstr(output, "2 workers side by side, one per device: cpu,cpu"), "status %d\n%s",
+                  status, output);
+    ck_assert_msg(strstr(output, "carol") && strstr(output, "alice") && strstr(output, "bob"), "%s", output);
+    free(output);
+    one = read_file("build/check-results/scores.csv");
+    two = read_file("build/check-results-2/scores.csv");
+    ck_assert_msg(strlen(one) > 40 && strcmp(one, two) == 0, "one at a time:\n%s\nside by side:\n%s", one, two);
+    free(one);
+    free(two);
+    two = read_file("build/check-results-2/carol.txt");
+    ck_assert_ptr_nonnull(strstr(two, "crashed with SIGSEGV"));
+    free(two);
+}
+END_TEST
+
+/* --jobs N takes the first N GPUs; without them it says so and names --devices, grading nobody. */
+START_TEST(jobs_without_the_gpus_is_refused)
+{
+    char *output;
+    int gpus = run_in_kit("./grade --list-devices 2>&1 | grep -c '\\[gpu\\]' | grep -q '^[01]$'", 30, &output);
+    free(output);
+    if (gpus != 0)
+        return; /* a machine with two GPUs grades; the side-by-side test covers the workers */
+    int status = run_in_kit("rm -rf build/check-results-3 && ./grade --quick --jobs 2 --submission build/check-class "
+                            "--results build/check-results-3 lab1 2>&1", 60, &output);
+    ck_assert_msg(status == 2 && strstr(output, "--jobs 2 needs 2 GPUs") && strstr(output, "--devices"), "%d\n%s",
+                  status, output);
+    free(output);
+    status = run_in_kit("test ! -e build/check-results-3/alice.json", 10, &output);
+    ck_assert_int_eq(status, 0);
+    free(output);
+}
+END_TEST
+
 Suite *batch_suite(void)
 {
     Suite *s = suite_create("batch");
@@ -70,6 +112,8 @@ Suite *batch_suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, grades_a_class_past_a_crash);
     tcase_add_test(tc, several_submission_folders);
+    tcase_add_test(tc, side_by_side_grades_the_same);
+    tcase_add_test(tc, jobs_without_the_gpus_is_refused);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -6,6 +6,7 @@
 #include "report/export.h"
 #include "report/safetext.h"
 #include "runner/sandbox.h"
+#include "device.h"
 #include "timing.h"
 
 #include <cjson/cJSON.h>
@@ -242,56 +243,157 @@ static void write_fallback(const struct grading *g, const struct student *s, con
     free(text);
 }
 
-/* Waits for a student's judge until the budget and a grace period have passed; returns how it ended, in words,
-   or NULL when it finished. */
-static const char *wait_for(pid_t pid, int budget_s)
+/* The devices of the workers, one worker each: --devices LIST, else the first --jobs GPUs, else the one device of
+   --device (NULL: the default). Returns how many, or 0 after saying why. */
+static int worker_devices(const struct cli *cli, char devices[][64], int max)
 {
-    double deadline = clk_now_s() + budget_s + GRACE_S;
-    int status = 0;
-    pid_t done;
-    while ((done = waitpid(pid, &status, WNOHANG)) == 0 && clk_now_s() < deadline)
-        usleep(20000);
-    if (done == 0) {
-        kill(pid, SIGKILL);
-        waitpid(pid, &status, 0);
-        return "grading stopped: the student's time budget ran out";
+    static struct clk_device_info infos[CLK_MAX_DEVICES];
+    int count = 0, found;
+    if (cli->devices) {
+        for (const char *p = cli->devices; *p && count < max; count++) {
+            size_t length = strcspn(p, ",");
+            snprintf(devices[count], 64, "%.*s", (int)length, p);
+            p += length + (p[length] == ',');
+        }
+        return count;
     }
-    if (done < 0 || WIFSIGNALED(status))
-        return "grading stopped: the grader's process for this student was killed";
-    return NULL;
+    if (cli->jobs <= 1) {
+        snprintf(devices[0], 64, "%s", cli->device ? cli->device : "");
+        return 1;
+    }
+    found = clk_enumerate_devices(infos, CLK_MAX_DEVICES);
+    for (int i = 0; i < found && count < cli->jobs && count < max; i++)
+        if (infos[i].is_gpu)
+            snprintf(devices[count++], 64, "%d", i);
+    if (count < cli->jobs) {
+        fprintf(stderr, "grade: --jobs %d needs %d GPUs, and this machine has %d; name the devices with --devices "
+                "(see ./grade --list-devices; a device named twice shares its timings)\n", cli->jobs, cli->jobs,
+                count);
+        return 0;
+    }
+    return count;
 }
 
-/* Grades one student in a judge process of its own, so that nothing a student does ends the batch; copies its
-   row into the CSV, or writes a fallback result when it did not finish. */
-static void grade_student(struct grading *g, const struct student *s, const char *dir, FILE *csv)
+/* One worker: the student it grades, its judge process, and when its budget runs out. */
+struct worker {
+    pid_t pid;
+    int student;
+    double deadline;
+};
+
+/* What became of each student: NULL when its judge finished, else how grading stopped. */
+static const char *outcomes[MAX_STUDENTS];
+
+/* Starts a judge process that grades student s on device into dir; returns its pid, or -1. */
+static pid_t start_student(struct grading *g, const struct student *s, const char *device, const char *dir)
 {
-    char path[4096 + 300], line[8192];
-    const char *stopped;
-    FILE *row;
+    static struct cli mine;
     pid_t pid;
     fflush(NULL);
-    if (s->refused) {
-        write_fallback(g, s, dir, s->refused, csv);
-        fprintf(g->style.out, "%-24s not graded: %s\n", s->name, s->refused);
-        return;
-    }
     if ((pid = fork()) == 0) {
         sandbox_init(); /* this judge reaps what its runs leave behind */
+        mine = *g->cli;
+        mine.device = device[0] ? device : g->cli->device;
+        g->cli = &mine;
+        /* Workers side by side share no scratch folder; the shared one stays the batch's. */
+        if (g->cli->jobs > 1 || g->cli->devices) {
+            if (grading_new_scratch(g) != 0)
+                _exit(2);
+            int status = grade_in_child(g, s, dir);
+            grading_close(g);
+            _exit(status);
+        }
         _exit(grade_in_child(g, s, dir));
     }
-    stopped = pid < 0 ? "grading could not start (fork failed)" : wait_for(pid, g->cli->budget_s);
-    sandbox_kill_orphans(); /* what a judge killed at the budget left behind comes back here */
+    if (pid > 0)
+        sandbox_keep(pid, 1); /* not a leftover: other workers' orphans are killed around it */
+    return pid;
+}
+
+/* Waits until one of the running workers ends or passes its deadline; marks its student and frees the slot. */
+static void reap_one(struct grading *g, struct worker *workers, int jobs, const struct student *students)
+{
+    for (;;) {
+        int status = 0;
+        pid_t done = waitpid(-1, &status, WNOHANG);
+        for (int w = 0; w < jobs; w++) {
+            struct worker *k = &workers[w];
+            int late = k->pid > 0 && done != k->pid && clk_now_s() > k->deadline;
+            if (k->pid <= 0 || (done != k->pid && !late))
+                continue;
+            if (late) {
+                kill(k->pid, SIGKILL);
+                waitpid(k->pid, &status, 0);
+                outcomes[k->student] = "grading stopped: the student's time budget ran out";
+            } else if (WIFSIGNALED(status)) {
+                outcomes[k->student] = "grading stopped: the grader's process for this student was killed";
+            }
+            sandbox_keep(k->pid, 0);
+            sandbox_kill_orphans(); /* what a judge killed at the budget left behind comes back here */
+            fprintf(g->style.out, "%-24s %s\n", students[k->student].name,
+                    outcomes[k->student] ? outcomes[k->student] : "graded");
+            fflush(g->style.out);
+            k->pid = 0;
+            return;
+        }
+        if (done <= 0)
+            usleep(20000);
+    }
+}
+
+/* Copies a student's row into the CSV, or writes a fallback result when its judge did not finish. */
+static void collect_student(struct grading *g, const struct student *s, const char *why, const char *dir, FILE *csv)
+{
+    char path[4096 + 300], line[8192];
+    FILE *row;
     snprintf(path, sizeof path, "%s/%s.row", dir, s->name);
-    if (!stopped && (row = fopen(path, "r")) != NULL && fgets(line, sizeof line, row)) {
+    if (!why && (row = fopen(path, "r")) != NULL && fgets(line, sizeof line, row)) {
         fputs(line, csv);
         fclose(row);
-        fprintf(g->style.out, "%-24s graded\n", s->name);
     } else {
-        write_fallback(g, s, dir, stopped ? stopped : "grading stopped before it wrote a result", csv);
-        fprintf(g->style.out, "%-24s %s\n", s->name, stopped ? stopped : "grading stopped");
+        write_fallback(g, s, dir, why ? why : "grading stopped before it wrote a result", csv);
     }
     unlink(path);
-    fflush(csv);
+}
+
+/* Grades every student, up to one per device at a time, each in a judge process of its own so that nothing a
+   student does ends the batch; returns 0, or 2 when no device list can be made. */
+static int grade_all(struct grading *g, struct student *students, int count, const char *dir, FILE *csv)
+{
+    static char devices[CLI_MAX_JOBS][64];
+    struct worker workers[CLI_MAX_JOBS];
+    int jobs = worker_devices(g->cli, devices, CLI_MAX_JOBS), next = 0, running = 0;
+    if (jobs == 0)
+        return 2;
+    memset(workers, 0, sizeof workers);
+    if (jobs > 1)
+        fprintf(g->style.out, "%d workers side by side, one per device:%s%s\n", jobs, g->cli->devices ? " " : " GPUs ",
+                g->cli->devices ? g->cli->devices : "(the first ones --list-devices shows)");
+    while (next < count || running > 0) {
+        for (int w = 0; w < jobs && next < count; w++) {
+            if (workers[w].pid > 0)
+                continue;
+            outcomes[next] = students[next].refused;
+            if (students[next].refused) {
+                fprintf(g->style.out, "%-24s not graded: %s\n", students[next].name, students[next].refused);
+                next++;
+                continue;
+            }
+            workers[w] = (struct worker){.pid = start_student(g, &students[next], devices[w], dir), .student = next,
+                                         .deadline = clk_now_s() + g->cli->budget_s + GRACE_S};
+            if (workers[w].pid < 0)
+                outcomes[next] = "grading could not start (fork failed)";
+            running += workers[w].pid > 0;
+            next++;
+        }
+        if (running > 0) {
+            reap_one(g, workers, jobs, students);
+            running--;
+        }
+    }
+    for (int i = 0; i < count; i++)
+        collect_student(g, &students[i], outcomes[i], dir, csv);
+    return 0;
 }
 
 int batch_run(struct grading *g)
@@ -299,7 +401,7 @@ int batch_run(struct grading *g)
     static struct student students[MAX_STUDENTS];
     const char *results_dir = g->cli->results_dir ? g->cli->results_dir : "results";
     char path[4096];
-    int count = list_students(g->cli, students, MAX_STUDENTS);
+    int count = list_students(g->cli, students, MAX_STUDENTS), rc;
     FILE *csv;
     if (count == 0) {
         fprintf(stderr, "grade: no student folders found in %s\n", g->cli->submissions[0]);
@@ -324,13 +426,13 @@ int batch_run(struct grading *g)
     for (int i = 0; i < g->cli->lab_count; i++)
         fprintf(csv, ",%s", g->cli->labs[i]);
     fprintf(csv, ",total,max,status\n");
-    fprintf(g->style.out, "grading %d submissions one at a time with seed %llu; results in %s/\n", count,
+    fprintf(g->style.out, "grading %d submissions with seed %llu; results in %s/\n", count,
             (unsigned long long)g->seed, results_dir);
-    for (int i = 0; i < count; i++) {
-        grade_student(g, &students[i], results_dir, csv);
+    rc = grade_all(g, students, count, results_dir, csv);
+    for (int i = 0; i < count; i++)
         free(students[i].path);
-    }
     fclose(csv);
-    fprintf(g->style.out, "wrote %s\n", path);
-    return 0;
+    if (rc == 0)
+        fprintf(g->style.out, "wrote %s\n", path);
+    return rc;
 }

@@ -18,6 +18,10 @@ static const char usage[] =
     "                      or a folder of student folders, to grade a class one student at a time\n"
     "  --results DIR       where batch grading writes STUDENT.json, STUDENT.txt and scores.csv\n"
     "                      (default: results)\n"
+    "  --jobs N            batch grading: N students side by side, one per GPU (the first N GPUs), so that\n"
+    "                      each timing still runs alone on its device\n"
+    "  --devices LIST      batch grading: one worker per device of LIST, e.g. 0,1 or gpu,cpu (a device\n"
+    "                      named twice shares its timings)\n"
     "  --quick             do not time the kernel (the speed test only reports, so the score is the same)\n"
     "  --json FILE         write the results as Gradescope results.json\n"
     "  --junit FILE        write the results as JUnit XML\n"
@@ -98,13 +102,14 @@ static int parse_valued(struct cli *cli, const char *arg, const char *value)
     long number;
     const char **target = strcmp(arg, "--device") == 0       ? &cli->device
                           : strcmp(arg, "--results") == 0    ? &cli->results_dir
+                          : strcmp(arg, "--devices") == 0    ? &cli->devices
                           : strcmp(arg, "--bench-out") == 0  ? &cli->bench_out
                           : strcmp(arg, "--json") == 0       ? &cli->json
                           : strcmp(arg, "--junit") == 0      ? &cli->junit
                           : strcmp(arg, "--classroom") == 0  ? &cli->classroom
                                                              : NULL;
     if (!target && strcmp(arg, "--seed") && strcmp(arg, "--case") && strcmp(arg, "--timeout") &&
-        strcmp(arg, "--budget") && strcmp(arg, "--submission"))
+        strcmp(arg, "--budget") && strcmp(arg, "--submission") && strcmp(arg, "--jobs"))
         return -1;
     if (!value)
         return usage_error("missing value after", arg);
@@ -123,6 +128,12 @@ static int parse_valued(struct cli *cli, const char *arg, const char *value)
         cli->seed = strtoull(value, &end, 10);
         cli->seed_given = 1;
         return (*value >= '0' && *value <= '9' && *end == '\0') ? 0 : usage_error("--seed needs a number, not", value);
+    }
+    if (strcmp(arg, "--jobs") == 0) {
+        if (parse_number(value, 1, CLI_MAX_JOBS, &number) != 0)
+            return usage_error("--jobs needs a number of workers from 1 to " CLI_MAX_JOBS_TEXT ", not", value);
+        cli->jobs = (int)number;
+        return 0;
     }
     if (parse_number(value, 0, strcmp(arg, "--case") == 0 ? 100000 : 86400, &number) != 0 ||
         (strcmp(arg, "--case") != 0 && number < 1))
@@ -163,6 +174,8 @@ static const struct option options[] = {
     {.name = "device", .has_arg = required_argument, .val = OPT_VALUED},
     {.name = "submission", .has_arg = required_argument, .val = OPT_VALUED},
     {.name = "results", .has_arg = required_argument, .val = OPT_VALUED},
+    {.name = "jobs", .has_arg = required_argument, .val = OPT_VALUED},
+    {.name = "devices", .has_arg = required_argument, .val = OPT_VALUED},
     {.name = "json", .has_arg = required_argument, .val = OPT_VALUED},
     {.name = "junit", .has_arg = required_argument, .val = OPT_VALUED},
     {.name = "classroom", .has_arg = required_argument, .val = OPT_VALUED},
@@ -206,6 +219,8 @@ static int check_combination(struct cli *cli)
         return usage_error("--bench times the kernels; it cannot go with", "--quick");
     if (cli->solutions && cli->submission_count && !cli->bench)
         return usage_error("choose one of --solutions and --submission, not both:", "--solutions");
+    if ((cli->jobs > 1 || cli->devices) && cli->submission_count == 0)
+        return usage_error("--jobs and --devices grade a class side by side; name it with", "--submission DIR");
     if (cli->lab_count == 0 && !cli->list_devices && !cli->calibrate && !cli->confinement)
         return usage_error("no lab given: name a lab or all, e.g.", "./grade lab3");
     return 0;

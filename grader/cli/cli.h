@@ -7,6 +7,9 @@
 /* Labs one command line may name: every lab the registry can hold (REGISTRY_MAX_LABS). */
 #define CLI_MAX_LABS 32
 #define CLI_MAX_SUBMISSIONS 512
+/* Batch workers side by side: one per device. */
+#define CLI_MAX_JOBS 16
+#define CLI_MAX_JOBS_TEXT "16"
 
 struct cli {
     const char *labs[CLI_MAX_LABS];
@@ -18,6 +21,8 @@ struct cli {
     const char *submissions[CLI_MAX_SUBMISSIONS];
     int submission_count;
     const char *results_dir; /* batch grading: where the per-student files and scores.csv go */
+    int jobs;              /* batch grading: students graded side by side, one per device (0: one at a time) */
+    const char *devices;   /* batch grading: the devices of the workers, comma-separated SPECs, or NULL */
     int quick;
     const char *json;
     const char *junit;

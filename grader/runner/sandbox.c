@@ -331,7 +331,7 @@ static void kill_leftovers(pid_t pid)
     sandbox_kill_orphans();
 }
 
-#define MAX_KEPT 4
+#define MAX_KEPT 32 /* a batch's workers (CLI_MAX_JOBS), or a judge's helper judges */
 static pid_t kept[MAX_KEPT]; /* helper judges: children of this process that are not leftovers */
 
 void sandbox_keep(pid_t pid, int keep)
