@@ -264,8 +264,9 @@ int sandbox_spawn(char *const argv[], const struct sandbox_policy *p, struct san
             use_bubblewrap();
         if (landlock < 0)
             landlock = landlock_wanted();
-        if (!runner.drop)
-            tasks += tasks_of(getuid());
+        /* The cap is per user: what that user runs already (other confined runs beside this one, a batch's other
+           workers) comes on top of this run's allowance. */
+        tasks += tasks_of(runner.drop ? runner.uid : getuid());
     }
     clean_environment(p, env, envp);
     fflush(NULL);
