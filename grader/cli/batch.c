@@ -366,6 +366,7 @@ static int grade_all(struct grading *g, struct student *students, int count, con
     if (jobs == 0)
         return 2;
     memset(workers, 0, sizeof workers);
+    sandbox_share_tasks(jobs);
     if (jobs > 1)
         fprintf(g->style.out, "%d workers side by side, one per device:%s%s\n", jobs, g->cli->devices ? " " : " GPUs ",
                 g->cli->devices ? g->cli->devices : "(the first ones --list-devices shows)");

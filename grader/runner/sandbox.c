@@ -61,6 +61,13 @@ static void resolve_runner(void)
     }
 }
 
+static rlim_t task_shares = 1; /* judges side by side that confine code as the same user */
+
+void sandbox_share_tasks(int judges)
+{
+    task_shares = judges > 1 ? (rlim_t)judges : 1;
+}
+
 /* Tasks (processes and threads) the user already has, so a per-user cap leaves room for exactly our allowance. */
 static rlim_t tasks_of(uid_t uid)
 {
@@ -253,7 +260,7 @@ int sandbox_spawn(char *const argv[], const struct sandbox_policy *p, struct san
     static char env[MAX_ENV][1024];
     char *envp[MAX_ENV];
     int out[2] = {-1, -1}, request[2], reply[2];
-    rlim_t tasks = TASK_ALLOWANCE;
+    rlim_t tasks = TASK_ALLOWANCE * task_shares;
     memset(child, 0, sizeof *child);
     child->request_fd = child->reply_fd = child->output_fd = -1;
     child->output_limit = p->output_limit;

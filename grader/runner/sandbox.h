@@ -79,6 +79,10 @@ void sandbox_kill_orphans(void);
    to kill; keep 0 forgets it. */
 void sandbox_keep(pid_t pid, int keep);
 
+/* Says that judges side by side (a batch's workers) run confined code as the same user: the per-user task cap then
+   allows each of them the allowance of one run. */
+void sandbox_share_tasks(int judges);
+
 /* Describes the layers that hold for untrusted code on this machine, in one line. */
 void sandbox_layers(char *text, size_t size);
 
