@@ -1,6 +1,7 @@
 /* ./grade: builds each lab's kernel with the grader's own harness, checks it, and scores it. */
 #include "cli/batch.h"
 #include "cli/cli.h"
+#include "cli/slurm.h"
 #include "device.h"
 #include "judge/grading.h"
 #include "judge/labs.h"
@@ -84,6 +85,12 @@ int main(int argc, char **argv)
     if (cli.calibrate) {
         cli.solutions = 1;
         rc = grading_set_source(&g, NULL) != 0 ? 2 : calibrate_all(&g);
+    } else if (cli.slurm) {
+        rc = slurm_write(&g);
+    } else if (cli.task) {
+        rc = slurm_task(&g);
+    } else if (cli.merge) {
+        rc = slurm_merge(&g);
     } else if (batch_wanted(&cli)) {
         rc = batch_run(&g);
     } else {

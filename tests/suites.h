@@ -40,6 +40,7 @@ Suite *problem_suite(void);
 Suite *text_suite(void);
 Suite *registry_suite(void);
 Suite *batch_suite(void);
+Suite *slurm_suite(void);
 Suite *runner_suite(void);
 Suite *gradescope_suite(void);
 Suite *safetext_suite(void);

@@ -21,15 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define MAX_STUDENTS 1024
 #define GRACE_S 60
-
-/* One entry of a class: a folder to grade, or something refused with a reason. */
-struct student {
-    char *path;
-    char name[256];
-    const char *refused; /* why it is not graded, or NULL */
-};
 
 static int is_dir(const char *path)
 {
@@ -151,6 +143,23 @@ static void file_name_of(char *name)
             *p = '_';
     if (name[0] == '.' || name[0] == '\0')
         name[0] = '_';
+}
+
+int batch_list_class(const struct cli *cli, struct student *students, int max)
+{
+    int count = list_students(cli, students, max);
+    for (int i = 0; i < count; i++)
+        file_name_of(students[i].name);
+    make_names_unique(students, count);
+    return count;
+}
+
+void batch_csv_header(const struct cli *cli, FILE *csv)
+{
+    fprintf(csv, "student");
+    for (int i = 0; i < cli->lab_count; i++)
+        fprintf(csv, ",%s", cli->labs[i]);
+    fprintf(csv, ",total,max,status\n");
 }
 
 /* Writes a CSV field, quoted when it holds a comma, a quote or a line break. */
@@ -282,7 +291,7 @@ struct worker {
 };
 
 /* What became of each student: NULL when its judge finished, else how grading stopped. */
-static const char *outcomes[MAX_STUDENTS];
+static const char *outcomes[BATCH_MAX_STUDENTS];
 
 /* Starts a judge process that grades student s on device into dir; returns its pid, or -1. */
 static pid_t start_student(struct grading *g, const struct student *s, const char *device, const char *dir)
@@ -341,8 +350,20 @@ static void reap_one(struct grading *g, struct worker *workers, int jobs, const 
     }
 }
 
-/* Copies a student's row into the CSV, or writes a fallback result when its judge did not finish. */
-static void collect_student(struct grading *g, const struct student *s, const char *why, const char *dir, FILE *csv)
+const char *batch_grade_student(struct grading *g, const struct student *s, const char *dir)
+{
+    struct worker one = {.student = 0, .deadline = clk_now_s() + g->cli->budget_s + GRACE_S};
+    if (s->refused)
+        return s->refused;
+    if ((one.pid = start_student(g, s, "", dir)) < 0)
+        return "grading could not start (fork failed)";
+    outcomes[0] = NULL;
+    reap_one(g, &one, 1, s);
+    return outcomes[0];
+}
+
+void batch_collect(struct grading *g, const struct student *s, const char *why, const char *dir, FILE *csv,
+                   int keep_row)
 {
     char path[4096 + 300], line[8192];
     FILE *row;
@@ -353,7 +374,8 @@ static void collect_student(struct grading *g, const struct student *s, const ch
     } else {
         write_fallback(g, s, dir, why ? why : "grading stopped before it wrote a result", csv);
     }
-    unlink(path);
+    if (!keep_row)
+        unlink(path);
 }
 
 /* Grades every student, up to one per device at a time, each in a judge process of its own so that nothing a
@@ -393,24 +415,21 @@ static int grade_all(struct grading *g, struct student *students, int count, con
         }
     }
     for (int i = 0; i < count; i++)
-        collect_student(g, &students[i], outcomes[i], dir, csv);
+        batch_collect(g, &students[i], outcomes[i], dir, csv, 0);
     return 0;
 }
 
 int batch_run(struct grading *g)
 {
-    static struct student students[MAX_STUDENTS];
+    static struct student students[BATCH_MAX_STUDENTS];
     const char *results_dir = g->cli->results_dir ? g->cli->results_dir : "results";
     char path[4096];
-    int count = list_students(g->cli, students, MAX_STUDENTS), rc;
+    int count = batch_list_class(g->cli, students, BATCH_MAX_STUDENTS), rc;
     FILE *csv;
     if (count == 0) {
         fprintf(stderr, "grade: no student folders found in %s\n", g->cli->submissions[0]);
         return 2;
     }
-    for (int i = 0; i < count; i++)
-        file_name_of(students[i].name);
-    make_names_unique(students, count);
     if (mkdir(results_dir, 0755) != 0 && errno != EEXIST) {
         fprintf(stderr, "grade: cannot create the results folder %s: %s\n", results_dir, strerror(errno));
         return 2;
@@ -423,10 +442,7 @@ int batch_run(struct grading *g)
     for (int i = 0; i < g->cli->submission_count; i++)
         grading_hide(g, g->cli->submissions[i]); /* a student's runner sees no classmate */
     grading_hide(g, results_dir);
-    fprintf(csv, "student");
-    for (int i = 0; i < g->cli->lab_count; i++)
-        fprintf(csv, ",%s", g->cli->labs[i]);
-    fprintf(csv, ",total,max,status\n");
+    batch_csv_header(g->cli, csv);
     fprintf(g->style.out, "grading %d submissions with seed %llu; results in %s/\n", count,
             (unsigned long long)g->seed, results_dir);
     rc = grade_all(g, students, count, results_dir, csv);

@@ -22,6 +22,10 @@ static const char usage[] =
     "                      each timing still runs alone on its device\n"
     "  --devices LIST      batch grading: one worker per device of LIST, e.g. 0,1 or gpu,cpu (a device\n"
     "                      named twice shares its timings)\n"
+    "  --slurm DIR         for a cluster: write DIR/grade.sbatch, a Slurm job array of one task per student\n"
+    "                      of --submission (one GPU each), and DIR/class.txt\n"
+    "  --task DIR          grade the student of DIR/class.txt that SLURM_ARRAY_TASK_ID names (the array's task)\n"
+    "  --merge DIR         write DIR/results/scores.csv from the tasks' results, in the class's order\n"
     "  --quick             do not time the kernel (the speed test only reports, so the score is the same)\n"
     "  --json FILE         write the results as Gradescope results.json\n"
     "  --junit FILE        write the results as JUnit XML\n"
@@ -103,6 +107,9 @@ static int parse_valued(struct cli *cli, const char *arg, const char *value)
     const char **target = strcmp(arg, "--device") == 0       ? &cli->device
                           : strcmp(arg, "--results") == 0    ? &cli->results_dir
                           : strcmp(arg, "--devices") == 0    ? &cli->devices
+                          : strcmp(arg, "--slurm") == 0      ? &cli->slurm
+                          : strcmp(arg, "--task") == 0       ? &cli->task
+                          : strcmp(arg, "--merge") == 0      ? &cli->merge
                           : strcmp(arg, "--bench-out") == 0  ? &cli->bench_out
                           : strcmp(arg, "--json") == 0       ? &cli->json
                           : strcmp(arg, "--junit") == 0      ? &cli->junit
@@ -176,6 +183,9 @@ static const struct option options[] = {
     {.name = "results", .has_arg = required_argument, .val = OPT_VALUED},
     {.name = "jobs", .has_arg = required_argument, .val = OPT_VALUED},
     {.name = "devices", .has_arg = required_argument, .val = OPT_VALUED},
+    {.name = "slurm", .has_arg = required_argument, .val = OPT_VALUED},
+    {.name = "task", .has_arg = required_argument, .val = OPT_VALUED},
+    {.name = "merge", .has_arg = required_argument, .val = OPT_VALUED},
     {.name = "json", .has_arg = required_argument, .val = OPT_VALUED},
     {.name = "junit", .has_arg = required_argument, .val = OPT_VALUED},
     {.name = "classroom", .has_arg = required_argument, .val = OPT_VALUED},
@@ -219,9 +229,14 @@ static int check_combination(struct cli *cli)
         return usage_error("--bench times the kernels; it cannot go with", "--quick");
     if (cli->solutions && cli->submission_count && !cli->bench)
         return usage_error("choose one of --solutions and --submission, not both:", "--solutions");
+    if (cli->slurm && cli->submission_count == 0)
+        return usage_error("--slurm writes a job array for a class; name it with", "--submission DIR");
+    if (!!cli->slurm + !!cli->task + !!cli->merge > 1)
+        return usage_error("choose one of --slurm, --task and --merge, not several:",
+                           cli->merge ? "--merge" : "--task");
     if ((cli->jobs > 1 || cli->devices) && cli->submission_count == 0)
         return usage_error("--jobs and --devices grade a class side by side; name it with", "--submission DIR");
-    if (cli->lab_count == 0 && !cli->list_devices && !cli->calibrate && !cli->confinement)
+    if (cli->lab_count == 0 && !cli->list_devices && !cli->calibrate && !cli->confinement && !cli->merge)
         return usage_error("no lab given: name a lab or all, e.g.", "./grade lab3");
     return 0;
 }

@@ -23,6 +23,9 @@ struct cli {
     const char *results_dir; /* batch grading: where the per-student files and scores.csv go */
     int jobs;              /* batch grading: students graded side by side, one per device (0: one at a time) */
     const char *devices;   /* batch grading: the devices of the workers, comma-separated SPECs, or NULL */
+    const char *slurm;     /* write a Slurm job array for the class into this folder */
+    const char *task;      /* grade the student of this --slurm folder that SLURM_ARRAY_TASK_ID names */
+    const char *merge;     /* build scores.csv from the results of this --slurm folder */
     int quick;
     const char *json;
     const char *junit;
