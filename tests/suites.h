@@ -41,6 +41,7 @@ Suite *text_suite(void);
 Suite *registry_suite(void);
 Suite *batch_suite(void);
 Suite *slurm_suite(void);
+Suite *html_suite(void);
 Suite *runner_suite(void);
 Suite *gradescope_suite(void);
 Suite *safetext_suite(void);

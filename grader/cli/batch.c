@@ -4,6 +4,7 @@
 #include "judge/labs.h"
 #include "judge/registry.h"
 #include "report/export.h"
+#include "report/html.h"
 #include "report/safetext.h"
 #include "runner/sandbox.h"
 #include "device.h"
@@ -451,5 +452,7 @@ int batch_run(struct grading *g)
     fclose(csv);
     if (rc == 0)
         fprintf(g->style.out, "wrote %s\n", path);
+    if (rc == 0 && g->cli->html && html_write_class(results_dir, g->cli->html, g->root) != 0)
+        rc = 2;
     return rc;
 }

@@ -26,6 +26,8 @@ static const char usage[] =
     "                      of --submission (one GPU each), and DIR/class.txt\n"
     "  --task DIR          grade the student of DIR/class.txt that SLURM_ARRAY_TASK_ID names (the array's task)\n"
     "  --merge DIR         write DIR/results/scores.csv from the tasks' results, in the class's order\n"
+    "  --html DIR          with a class or --merge: also write a static HTML report (a page per student,\n"
+    "                      mismatch maps, speed; the class's scores, pass rates, common failures)\n"
     "  --quick             do not time the kernel (the speed test only reports, so the score is the same)\n"
     "  --json FILE         write the results as Gradescope results.json\n"
     "  --junit FILE        write the results as JUnit XML\n"
@@ -110,6 +112,7 @@ static int parse_valued(struct cli *cli, const char *arg, const char *value)
                           : strcmp(arg, "--slurm") == 0      ? &cli->slurm
                           : strcmp(arg, "--task") == 0       ? &cli->task
                           : strcmp(arg, "--merge") == 0      ? &cli->merge
+                          : strcmp(arg, "--html") == 0       ? &cli->html
                           : strcmp(arg, "--bench-out") == 0  ? &cli->bench_out
                           : strcmp(arg, "--json") == 0       ? &cli->json
                           : strcmp(arg, "--junit") == 0      ? &cli->junit
@@ -186,6 +189,7 @@ static const struct option options[] = {
     {.name = "slurm", .has_arg = required_argument, .val = OPT_VALUED},
     {.name = "task", .has_arg = required_argument, .val = OPT_VALUED},
     {.name = "merge", .has_arg = required_argument, .val = OPT_VALUED},
+    {.name = "html", .has_arg = required_argument, .val = OPT_VALUED},
     {.name = "json", .has_arg = required_argument, .val = OPT_VALUED},
     {.name = "junit", .has_arg = required_argument, .val = OPT_VALUED},
     {.name = "classroom", .has_arg = required_argument, .val = OPT_VALUED},
@@ -229,6 +233,8 @@ static int check_combination(struct cli *cli)
         return usage_error("--bench times the kernels; it cannot go with", "--quick");
     if (cli->solutions && cli->submission_count && !cli->bench)
         return usage_error("choose one of --solutions and --submission, not both:", "--solutions");
+    if (cli->html && !cli->merge && cli->submission_count == 0)
+        return usage_error("--html reports on a class; grade one with --submission DIR, or give", "--merge DIR");
     if (cli->slurm && cli->submission_count == 0)
         return usage_error("--slurm writes a job array for a class; name it with", "--submission DIR");
     if (!!cli->slurm + !!cli->task + !!cli->merge > 1)

@@ -26,6 +26,7 @@ struct cli {
     const char *slurm;     /* write a Slurm job array for the class into this folder */
     const char *task;      /* grade the student of this --slurm folder that SLURM_ARRAY_TASK_ID names */
     const char *merge;     /* build scores.csv from the results of this --slurm folder */
+    const char *html;      /* batch grading and --merge: write the class's HTML report into this folder */
     int quick;
     const char *json;
     const char *junit;

@@ -1,6 +1,7 @@
 #include "cli/slurm.h"
 
 #include "cli/batch.h"
+#include "report/html.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -232,5 +233,5 @@ int slurm_merge(struct grading *g)
     printf("wrote %s: %d students, %d without a result from their task\n", path, count, missing);
     free_class(students, count);
     g->cli = given;
-    return 0;
+    return given->html && html_write_class(results, given->html, g->root) != 0 ? 2 : 0;
 }

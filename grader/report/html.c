@@ -1,0 +1,491 @@
+#include "report/html.h"
+
+#include "files.h"
+#include "judge/mismatch.h"
+#include "perf/calibrate.h"
+
+#include <cjson/cJSON.h>
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define MAX_TESTS 256
+#define MAX_LABS 32
+#define MAX_GROUPS 512
+#define STYLE "body{font-family:sans-serif;max-width:60em;margin:2em auto;color:#222}" \
+              "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left}" \
+              "pre{background:#f6f6f6;padding:.5em;white-space:pre-wrap}.pass{color:#276749}.fail{color:#c53030}"
+
+struct test_row {
+    char lab[16], test[32];
+    double score, max;
+    int passed, informational;
+    char *output;
+};
+
+struct student_row {
+    char name[256];
+    struct test_row tests[MAX_TESTS];
+    int count;
+    double total, max;
+    double rates[MAX_LABS]; /* by the class's lab index; 0: not timed */
+    char devices[MAX_LABS][128];
+};
+
+struct class_data {
+    struct student_row *students;
+    int count;
+    char labs[MAX_LABS][16];
+    char units[MAX_LABS][16];
+    int lab_count;
+    const char *kit_root;
+};
+
+static int lab_index(struct class_data *c, const char *lab)
+{
+    for (int i = 0; i < c->lab_count; i++)
+        if (strcmp(c->labs[i], lab) == 0)
+            return i;
+    if (c->lab_count == MAX_LABS)
+        return -1;
+    snprintf(c->labs[c->lab_count], sizeof c->labs[0], "%s", lab);
+    return c->lab_count++;
+}
+
+static void escape(FILE *out, const char *text)
+{
+    for (const char *p = text ? text : ""; *p; p++)
+        if (*p == '<')
+            fputs("&lt;", out);
+        else if (*p == '>')
+            fputs("&gt;", out);
+        else if (*p == '&')
+            fputs("&amp;", out);
+        else if (*p == '"')
+            fputs("&quot;", out);
+        else
+            fputc(*p, out);
+}
+
+/* The tests of a results file ("labN: test"), and each lab's rate from its leaderboard. */
+static void read_tests(struct class_data *c, const cJSON *root, struct student_row *s)
+{
+    const cJSON *test, *entry, *devices = cJSON_GetObjectItem(cJSON_GetObjectItem(root, "extra_data"), "devices");
+    cJSON_ArrayForEach(test, cJSON_GetObjectItem(root, "tests")) {
+        const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(test, "name"));
+        const char *colon = name ? strstr(name, ": ") : NULL;
+        const char *status = cJSON_GetStringValue(cJSON_GetObjectItem(test, "status"));
+        struct test_row *t = &s->tests[s->count];
+        if (!colon || s->count == MAX_TESTS)
+            continue;
+        snprintf(t->lab, sizeof t->lab, "%.*s", (int)(colon - name), name);
+        snprintf(t->test, sizeof t->test, "%s", colon + 2);
+        t->score = cJSON_GetNumberValue(cJSON_GetObjectItem(test, "score"));
+        t->max = cJSON_GetNumberValue(cJSON_GetObjectItem(test, "max_score"));
+        t->passed = status && strcmp(status, "passed") == 0;
+        t->informational = t->max == 0;
+        const char *output = cJSON_GetStringValue(cJSON_GetObjectItem(test, "output"));
+        t->output = strdup(output ? output : "");
+        lab_index(c, t->lab);
+        s->count++;
+    }
+    cJSON_ArrayForEach(entry, cJSON_GetObjectItem(root, "leaderboard")) {
+        const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(entry, "name")), *space;
+        int l;
+        if (!name || !(space = strchr(name, ' ')) || strcmp(space + 1, "speedup") == 0)
+            continue;
+        char lab[16];
+        snprintf(lab, sizeof lab, "%.*s", (int)(space - name), name);
+        if ((l = lab_index(c, lab)) < 0)
+            continue;
+        s->rates[l] = cJSON_GetNumberValue(cJSON_GetObjectItem(entry, "value"));
+        snprintf(c->units[l], sizeof c->units[l], "%s", space + 1);
+        const char *device = cJSON_GetStringValue(cJSON_GetObjectItem(devices, lab));
+        snprintf(s->devices[l], sizeof s->devices[l], "%s", device ? device : "");
+    }
+}
+
+static int load_student(struct class_data *c, const char *path, const char *name, struct student_row *s)
+{
+    char *text = clk_read_text(path, NULL);
+    cJSON *root = text ? cJSON_Parse(text) : NULL;
+    free(text);
+    if (!root)
+        return -1;
+    memset(s, 0, sizeof *s);
+    snprintf(s->name, sizeof s->name, "%s", name);
+    read_tests(c, root, s);
+    for (int t = 0; t < s->count; t++) {
+        s->total += s->tests[t].score;
+        s->max += s->tests[t].max;
+    }
+    cJSON_Delete(root);
+    return 0;
+}
+
+/* The rows of a mismatch map in a test's output, drawn as a heat map: one square per cell. */
+static void map_svg(FILE *out, const char *output)
+{
+    const char *colours[] = {"#38a169", "#e53e3e", "#d69e2e", "#805ad5"}, *marks = ".Xo!";
+    int rows = 0, cols = 0;
+    for (const char *p = output; (p = strstr(p, MISMATCH_ROW)) != NULL; p++, rows++) {
+        const char *end = strchr(p + strlen(MISMATCH_ROW), '|');
+        if (end && end - p - (int)strlen(MISMATCH_ROW) > cols)
+            cols = (int)(end - p - (int)strlen(MISMATCH_ROW));
+    }
+    if (rows == 0)
+        return;
+    fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" role=\"img\">"
+                 "<title>mismatch map</title>",
+            cols * 10, rows * 10);
+    int r = 0;
+    for (const char *p = output; (p = strstr(p, MISMATCH_ROW)) != NULL; p++, r++) {
+        const char *cell = p + strlen(MISMATCH_ROW);
+        for (int col = 0; cell[col] && cell[col] != '|' && cell[col] != '\n'; col++) {
+            const char *kind = strchr(marks, cell[col]);
+            if (kind && cell[col])
+                fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"9\" height=\"9\" fill=\"%s\"/>", col * 10, r * 10,
+                        colours[kind - marks]);
+        }
+    }
+    fputs("</svg><p>green right, red wrong, yellow never written, purple written outside the matrix</p>", out);
+}
+
+/* The share of the device's peak a speed test's output reports ("... 48% of the FMA peak ..."), or -1. */
+static double peak_share(const char *output)
+{
+    const char *at = strstr(output, "% of the ");
+    const char *start = at;
+    while (start && start > output && (isdigit((unsigned char)start[-1]) || start[-1] == '.'))
+        start--;
+    return at && start < at ? atof(start) / 100.0 : -1.0;
+}
+
+/* The solution's share of the peak on device, from the kit's docs/results/bench-DEVICE.csv, or -1. */
+static double solution_share(const char *kit_root, const char *device, const char *lab)
+{
+    char name[300], path[PATH_MAX + 320], line[1024], key[40];
+    double share = -1.0;
+    FILE *in;
+    calibrate_file_name(device, name, sizeof name);
+    snprintf(path, sizeof path, "%s/docs/results/bench-%.*s.csv", kit_root, (int)(strlen(name) - 5), name);
+    snprintf(key, sizeof key, ",%s,", lab);
+    if (!device[0] || !(in = fopen(path, "r")))
+        return -1.0;
+    while (share < 0 && fgets(line, sizeof line, in)) {
+        char *field = strstr(line, key);
+        for (int i = 0; field && i < 7; i++) /* lab, kernel, size, ms, rate, unit, peak: then fraction */
+            field = strchr(field + 1, ',');
+        if (field)
+            share = atof(field + 1);
+    }
+    fclose(in);
+    return share;
+}
+
+/* Two bars against the device's peak: this kernel's share and the solution's. */
+static void speed_svg(FILE *out, double mine, double solution)
+{
+    fputs("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"420\" height=\"56\" role=\"img\">"
+          "<title>share of the device's peak</title>",
+          out);
+    const double shares[] = {mine, solution};
+    const char *names[] = {"yours", "solution"};
+    for (int i = 0; i < 2; i++) {
+        if (shares[i] < 0)
+            continue;
+        double width = 300 * (shares[i] > 1 ? 1 : shares[i]);
+        fprintf(out, "<text x=\"0\" y=\"%d\" font-size=\"12\">%s</text><rect x=\"70\" y=\"%d\" width=\"%.0f\" "
+                     "height=\"18\" fill=\"%s\"/><text x=\"%.0f\" y=\"%d\" font-size=\"12\">%.0f%%</text>",
+                i * 26 + 15, names[i], i * 26 + 2, width, i ? "#a0aec0" : "#2b6cb0", 76 + width, i * 26 + 15,
+                100 * shares[i]);
+    }
+    fputs("</svg>", out);
+}
+
+static void page_head(FILE *out, const char *title)
+{
+    /* Polyglot XHTML: a browser reads it as HTML, and xmllint can check that it is well formed. */
+    fputs("<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\"><head><meta charset=\"utf-8\"/>"
+          "<title>", out);
+    escape(out, title);
+    fputs("</title><style>" STYLE "</style></head><body>\n<h1>", out);
+    escape(out, title);
+    fputs("</h1>\n", out);
+}
+
+static void write_test(FILE *out, const struct class_data *c, const struct student_row *s, const struct test_row *t)
+{
+    fprintf(out, "<tr><td class=\"%s\">%s</td><td>", t->informational ? "" : t->passed ? "pass" : "fail",
+            t->informational ? "&#183;" : t->passed ? "&#10003;" : "&#10007;");
+    escape(out, t->test);
+    fprintf(out, "</td><td>%.1f / %g</td><td><pre>", t->score, t->max);
+    escape(out, t->output);
+    fputs("</pre>", out);
+    map_svg(out, t->output);
+    if (t->informational && peak_share(t->output) >= 0) {
+        int l = lab_index((struct class_data *)c, t->lab);
+        speed_svg(out, peak_share(t->output), solution_share(c->kit_root, s->devices[l], t->lab));
+    }
+    fputs("</td></tr>\n", out);
+}
+
+static int write_student(const struct class_data *c, const struct student_row *s, const char *dir)
+{
+    char path[PATH_MAX + 300], title[300];
+    FILE *out;
+    snprintf(path, sizeof path, "%s/%s.html", dir, s->name);
+    if (!(out = fopen(path, "w")))
+        return -1;
+    snprintf(title, sizeof title, "%s: %.1f / %g", s->name, s->total, s->max);
+    page_head(out, title);
+    fputs("<p><a href=\"index.html\">the class</a></p>\n", out);
+    for (int l = 0; l < c->lab_count; l++) {
+        fprintf(out, "<h2>%s</h2>\n<table><tr><th></th><th>test</th><th>points</th><th>why</th></tr>\n", c->labs[l]);
+        for (int t = 0; t < s->count; t++)
+            if (strcmp(s->tests[t].lab, c->labs[l]) == 0)
+                write_test(out, c, s, &s->tests[t]);
+        fputs("</table>\n", out);
+    }
+    fputs("</body></html>\n", out);
+    return fclose(out);
+}
+
+/* A lab's score of a student, and its maximum. */
+static double lab_score(const struct student_row *s, const char *lab, double *max)
+{
+    double score = 0.0;
+    *max = 0.0;
+    for (int t = 0; t < s->count; t++)
+        if (strcmp(s->tests[t].lab, lab) == 0) {
+            score += s->tests[t].score;
+            *max += s->tests[t].max;
+        }
+    return score;
+}
+
+/* Ten bars: how many students scored 0-10%, 10-20%, ... 90-100% of the lab's points. */
+static void histogram_svg(FILE *out, const struct class_data *c, const char *lab)
+{
+    int bins[10] = {0}, most = 1;
+    for (int i = 0; i < c->count; i++) {
+        double max, score = lab_score(&c->students[i], lab, &max);
+        int bin = max > 0 ? (int)(10 * score / max) : 0;
+        bins[bin > 9 ? 9 : bin]++;
+    }
+    for (int b = 0; b < 10; b++)
+        most = bins[b] > most ? bins[b] : most;
+    fputs("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"420\" height=\"150\" role=\"img\"><title>scores</title>",
+          out);
+    for (int b = 0; b < 10; b++) {
+        int height = 100 * bins[b] / most;
+        fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"36\" height=\"%d\" fill=\"#2b6cb0\"/>"
+                     "<text x=\"%d\" y=\"%d\" font-size=\"11\">%d</text><text x=\"%d\" y=\"146\" font-size=\"10\">%d%%"
+                     "</text>",
+                b * 40 + 2, 120 - height, height, b * 40 + 14, 116 - height, bins[b], b * 40 + 6, b * 10);
+    }
+    fputs("<text x=\"0\" y=\"134\" font-size=\"10\">students by share of the lab's points (the last bar: 90 to 100%)"
+          "</text>", out);
+    fputs("</svg>\n", out);
+}
+
+/* The pass rate of each test of the lab. */
+static void pass_rates(FILE *out, const struct class_data *c, const char *lab)
+{
+    const struct student_row *first = c->count ? &c->students[0] : NULL;
+    fputs("<table><tr><th>test</th><th>passed</th></tr>\n", out);
+    for (int t = 0; first && t < first->count; t++) {
+        int passed = 0, seen = 0;
+        if (strcmp(first->tests[t].lab, lab) || first->tests[t].informational)
+            continue;
+        for (int i = 0; i < c->count; i++)
+            for (int u = 0; u < c->students[i].count; u++)
+                if (!strcmp(c->students[i].tests[u].lab, lab) && !strcmp(c->students[i].tests[u].test,
+                                                                        first->tests[t].test)) {
+                    seen++;
+                    passed += c->students[i].tests[u].passed;
+                }
+        fprintf(out, "<tr><td>%s</td><td>%d of %d (%.0f%%)</td></tr>\n", first->tests[t].test, passed, seen,
+                seen ? 100.0 * passed / seen : 0.0);
+    }
+    fputs("</table>\n", out);
+}
+
+/* A failure's reason without its numbers, so that "3 of 9 cases wrong" and "5 of 9 cases wrong" count together. */
+static void reason_key(const struct test_row *t, char *key, size_t size)
+{
+    size_t used = (size_t)snprintf(key, size, "%s: ", t->test);
+    for (const char *p = t->output; *p && *p != '\n' && used + 1 < size; p++)
+        if (!isdigit((unsigned char)*p) || (used > 0 && key[used - 1] != '#'))
+            key[used++] = isdigit((unsigned char)*p) ? '#' : *p;
+    key[used < size ? used : size - 1] = '\0';
+}
+
+struct failure_group {
+    char key[200];
+    int count;
+    const struct student_row *example;
+};
+
+static int by_count(const void *a, const void *b)
+{
+    return ((const struct failure_group *)b)->count - ((const struct failure_group *)a)->count;
+}
+
+/* The five most common reasons a test of the lab failed, with how many students and one of them. */
+static void common_failures(FILE *out, const struct class_data *c, const char *lab)
+{
+    static struct failure_group groups[MAX_GROUPS];
+    int count = 0;
+    for (int i = 0; i < c->count; i++)
+        for (int t = 0; t < c->students[i].count; t++) {
+            const struct test_row *row = &c->students[i].tests[t];
+            char key[200];
+            int g = 0;
+            if (strcmp(row->lab, lab) || row->passed || row->informational)
+                continue;
+            reason_key(row, key, sizeof key);
+            while (g < count && strcmp(groups[g].key, key))
+                g++;
+            if (g == count && count == MAX_GROUPS)
+                continue;
+            if (g == count)
+                groups[count++] = (struct failure_group){.example = &c->students[i]};
+            snprintf(groups[g].key, sizeof groups[g].key, "%s", key);
+            groups[g].count++;
+        }
+    qsort(groups, (size_t)count, sizeof *groups, by_count);
+    fputs("<ol>\n", out);
+    for (int g = 0; g < count && g < 5; g++) {
+        fprintf(out, "<li>%d student%s: ", groups[g].count, groups[g].count == 1 ? "" : "s");
+        escape(out, groups[g].key);
+        fprintf(out, " (e.g. <a href=\"%s.html\">%s</a>)</li>\n", groups[g].example->name, groups[g].example->name);
+    }
+    fprintf(out, "</ol>%s\n", count ? "" : "<p>no failures</p>");
+}
+
+/* The fastest and slowest timed kernels of the lab. */
+static void speed_extremes(FILE *out, const struct class_data *c, int lab)
+{
+    int best = -1, worst = -1;
+    for (int i = 0; i < c->count; i++) {
+        double rate = c->students[i].rates[lab];
+        if (rate <= 0)
+            continue;
+        if (best < 0 || rate > c->students[best].rates[lab])
+            best = i;
+        if (worst < 0 || rate < c->students[worst].rates[lab])
+            worst = i;
+    }
+    if (best < 0) {
+        fputs("<p>no kernel was timed (--quick, or none was right)</p>\n", out);
+        return;
+    }
+    fprintf(out, "<p>fastest: <a href=\"%s.html\">%s</a>, %.1f %s; slowest: <a href=\"%s.html\">%s</a>, %.1f %s</p>\n",
+            c->students[best].name, c->students[best].name, c->students[best].rates[lab], c->units[lab],
+            c->students[worst].name, c->students[worst].name, c->students[worst].rates[lab], c->units[lab]);
+}
+
+static int write_index(const struct class_data *c, const char *dir)
+{
+    char path[PATH_MAX + 16];
+    FILE *out;
+    snprintf(path, sizeof path, "%s/index.html", dir);
+    if (!(out = fopen(path, "w")))
+        return -1;
+    page_head(out, "clkit: the class");
+    fprintf(out, "<p>%d students.</p>\n<table><tr><th>student</th>", c->count);
+    for (int l = 0; l < c->lab_count; l++)
+        fprintf(out, "<th>%s</th>", c->labs[l]);
+    fputs("<th>total</th></tr>\n", out);
+    for (int i = 0; i < c->count; i++) {
+        const struct student_row *s = &c->students[i];
+        fprintf(out, "<tr><td><a href=\"%s.html\">%s</a></td>", s->name, s->name);
+        for (int l = 0; l < c->lab_count; l++) {
+            double max, score = lab_score(s, c->labs[l], &max);
+            fprintf(out, "<td>%.1f / %g</td>", score, max);
+        }
+        fprintf(out, "<td>%.1f / %g</td></tr>\n", s->total, s->max);
+    }
+    fputs("</table>\n", out);
+    for (int l = 0; l < c->lab_count; l++) {
+        fprintf(out, "<h2>%s</h2>\n<h3>scores</h3>\n", c->labs[l]);
+        histogram_svg(out, c, c->labs[l]);
+        fputs("<h3>pass rate of each test</h3>\n", out);
+        pass_rates(out, c, c->labs[l]);
+        fputs("<h3>most common failures</h3>\n", out);
+        common_failures(out, c, c->labs[l]);
+        fputs("<h3>speed</h3>\n", out);
+        speed_extremes(out, c, l);
+    }
+    fputs("</body></html>\n", out);
+    return fclose(out);
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(((const struct student_row *)a)->name, ((const struct student_row *)b)->name);
+}
+
+/* Loads every STUDENT.json of dir into c; returns how many, or -1 when dir cannot be read. */
+static int load_class(const char *dir, struct class_data *c)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int capacity = 0;
+    if (!d)
+        return -1;
+    while ((e = readdir(d)) != NULL) {
+        size_t length = strlen(e->d_name);
+        char path[PATH_MAX + 300], name[256];
+        if (length < 6 || strcmp(e->d_name + length - 5, ".json") || e->d_name[0] == '.')
+            continue;
+        if (c->count == capacity) {
+            struct student_row *more = realloc(c->students, (size_t)(capacity = capacity ? 2 * capacity : 16) *
+                                                                sizeof *more);
+            if (!more)
+                break;
+            c->students = more;
+        }
+        snprintf(name, sizeof name, "%.*s", (int)(length - 5), e->d_name);
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        c->count += load_student(c, path, name, &c->students[c->count]) == 0;
+    }
+    closedir(d);
+    qsort(c->students, (size_t)c->count, sizeof *c->students, by_name);
+    return c->count;
+}
+
+int html_write_class(const char *results_dir, const char *out_dir, const char *kit_root)
+{
+    struct class_data c = {.kit_root = kit_root};
+    int rc = 0;
+    if (load_class(results_dir, &c) <= 0) {
+        fprintf(stderr, "grade: no results to report in %s (batch grading writes STUDENT.json there)\n", results_dir);
+        free(c.students);
+        return -1;
+    }
+    if (mkdir(out_dir, 0755) != 0 && errno != EEXIST) {
+        fprintf(stderr, "grade: cannot create %s: %s\n", out_dir, strerror(errno));
+        rc = -1;
+    }
+    for (int i = 0; rc == 0 && i < c.count; i++)
+        rc = write_student(&c, &c.students[i], out_dir);
+    if (rc == 0)
+        rc = write_index(&c, out_dir);
+    if (rc != 0)
+        fprintf(stderr, "grade: cannot write the report in %s\n", out_dir);
+    else
+        printf("wrote %s/index.html and a page per student (%d)\n", out_dir, c.count);
+    for (int i = 0; i < c.count; i++)
+        for (int t = 0; t < c.students[i].count; t++)
+            free(c.students[i].tests[t].output);
+    free(c.students);
+    return rc;
+}

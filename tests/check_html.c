@@ -1,0 +1,111 @@
+/* grader/report/html.c: the class report --html writes, from the results batch grading leaves. */
+#include "suites.h"
+
+#include "report/html.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *shell(const char *command, int timeout_s, int expected_status)
+{
+    char *output;
+    int status = run_in_kit(command, timeout_s, &output);
+    ck_assert_msg(status == expected_status, "%s: status %d\n%s", command, status, output);
+    return output;
+}
+
+/* A class of 30 (right, wrong, crashing, mixed) graded side by side with --html: every page is there, well formed,
+   and the class page has its parts. */
+START_TEST(a_class_of_thirty_is_reported)
+{
+    char *output;
+    free(shell("rm -rf build/check-html-class build/check-html-results build/check-html && "
+               "sh tests/make_class.sh build/check-html-class 30 >/dev/null && NO_COLOR=1 ./grade --quick --seed 4 "
+               "--devices cpu,cpu --submission build/check-html-class --results build/check-html-results "
+               "--html build/check-html lab1 >/dev/null 2>&1",
+               400, 0));
+    output = shell("ls build/check-html | grep -c '^s[0-9][0-9].html$'; xmllint --noout build/check-html/*.html && "
+                   "echo well-formed; grep -c '<a href=\"s[0-9]*.html\">' build/check-html/index.html",
+                   60, 0);
+    ck_assert_msg(strncmp(output, "30\nwell-formed\n", 15) == 0, "%s", output);
+    free(output);
+    output = shell("cat build/check-html/index.html", 10, 0);
+    ck_assert_msg(strstr(output, "<p>30 students.</p>") && strstr(output, "<title>scores</title>") &&
+                  strstr(output, "<h3>pass rate of each test</h3>") && strstr(output, "15 of 30 (50%)") &&
+                  strstr(output, "<h3>most common failures</h3>") && strstr(output, "8 students: exact cases") &&
+                  strstr(output, "no kernel was timed (--quick"),
+                  "build/check-html/index.html lacks a part of the class page");
+    ck_assert_ptr_null(strstr(output, "<script"));
+    free(output);
+}
+END_TEST
+
+/* A wrong matrix gets its mismatch map as a heat map on the student's page. */
+START_TEST(a_student_page_shows_the_map)
+{
+    char *page;
+    free(shell("rm -rf build/check-html-small build/check-html-small-results build/check-html-small-report && "
+               "mkdir -p build/check-html-small && cp -r tests/fixtures/lab5/transposed-result "
+               "build/check-html-small/tina && cp -r solutions build/check-html-small/sol && "
+               "NO_COLOR=1 ./grade --quick --seed 4 --submission build/check-html-small "
+               "--results build/check-html-small-results --html build/check-html-small-report lab5 >/dev/null 2>&1",
+               300, 0));
+    page = shell("cat build/check-html-small-report/tina.html", 10, 0);
+    ck_assert_msg(strstr(page, "<title>mismatch map</title>") && strstr(page, "fill=\"#e53e3e\"") &&
+                  strstr(page, "the result is the transpose"), "tina.html has no map");
+    free(page);
+    page = shell("cat build/check-html-small-report/sol.html", 10, 0);
+    ck_assert_ptr_null(strstr(page, "<title>mismatch map</title>"));
+    free(page);
+}
+END_TEST
+
+/* What a submission prints reaches the page as text, never as markup. */
+START_TEST(reasons_are_escaped)
+{
+    char *page;
+    free(shell("rm -rf build/check-html-evil build/check-html-evil-report && mkdir -p build/check-html-evil && "
+               "printf '%s' '{\"score\":0,\"tests\":[{\"name\":\"lab1: exact cases\",\"score\":0,\"max_score\":3,"
+               "\"status\":\"failed\",\"output\":\"<script>alert(1)</script> & \\\"x\\\"\"}]}' "
+               "> build/check-html-evil/eve.json",
+               10, 0));
+    ck_assert_int_eq(html_write_class("build/check-html-evil", "build/check-html-evil-report", "."), 0);
+    page = shell("cat build/check-html-evil-report/eve.html", 10, 0);
+    ck_assert_msg(strstr(page, "&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;x&quot;") && !strstr(page, "<script"),
+                  "%s", page);
+    free(page);
+    ck_assert_int_eq(html_write_class("build/no-such-results", "build/check-html-none", "."), -1);
+}
+END_TEST
+
+/* Where Chromium is installed, the class page renders in it headless (a screenshot of some size). */
+START_TEST(chromium_renders_the_class_page)
+{
+    char *output;
+    if (run_in_kit("command -v chromium >/dev/null", 10, &output) != 0) {
+        free(output);
+        return;
+    }
+    free(output);
+    output = shell("rm -f build/check-html.png; chromium --headless --no-sandbox --disable-gpu --hide-scrollbars "
+                   "--window-size=1000,1400 --screenshot=build/check-html.png \"file://$PWD/build/check-html/index.html\" "
+                   ">/dev/null 2>&1; test $(stat -c %s build/check-html.png) -gt 20000 && echo rendered",
+                   120, 0);
+    ck_assert_ptr_nonnull(strstr(output, "rendered"));
+    free(output);
+}
+END_TEST
+
+Suite *html_suite(void)
+{
+    Suite *s = suite_create("html");
+    TCase *tc = tcase_create("class report");
+    tcase_set_timeout(tc, 400);
+    tcase_add_test(tc, a_class_of_thirty_is_reported);
+    tcase_add_test(tc, a_student_page_shows_the_map);
+    tcase_add_test(tc, reasons_are_escaped);
+    tcase_add_test(tc, chromium_renders_the_class_page);
+    suite_add_tcase(s, tc);
+    return s;
+}
