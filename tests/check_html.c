@@ -89,7 +89,8 @@ START_TEST(chromium_renders_the_class_page)
     }
     free(output);
     output = shell("rm -f build/check-html.png; chromium --headless --no-sandbox --disable-gpu --hide-scrollbars "
-                   "--window-size=1000,1400 --screenshot=build/check-html.png \"file://$PWD/build/check-html/index.html\" "
+                   "--window-size=1000,1400 --screenshot=build/check-html.png "
+                   "\"file://$PWD/build/check-html/index.html\" "
                    ">/dev/null 2>&1; test $(stat -c %s build/check-html.png) -gt 20000 && echo rendered",
                    120, 0);
     ck_assert_ptr_nonnull(strstr(output, "rendered"));

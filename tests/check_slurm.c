@@ -31,7 +31,8 @@ START_TEST(writes_one_task_per_student)
     ck_assert_msg(strstr(script, "#SBATCH --array=0-2\n") && strstr(script, "#SBATCH --gres=gpu:1\n") &&
                   strstr(script, "/grade' --task '") && strstr(script, "--seed 7 ") && strstr(script, " lab1 lab5\n"),
                   "%s", script);
-    ck_assert_msg(strstr(class, "# clkit class seed=7 labs=lab1,lab5\ns01\t/") && strstr(class, "\ns03\t/"), "%s", class);
+    ck_assert_msg(strstr(class, "# clkit class seed=7 labs=lab1,lab5\ns01\t/") && strstr(class, "\ns03\t/"), "%s",
+                  class);
     free(script);
     free(class);
 }

@@ -47,11 +47,19 @@ struct class_data {
     const char *kit_root;
 };
 
-static int lab_index(struct class_data *c, const char *lab)
+static int find_lab(const struct class_data *c, const char *lab)
 {
     for (int i = 0; i < c->lab_count; i++)
         if (strcmp(c->labs[i], lab) == 0)
             return i;
+    return -1;
+}
+
+/* The index of lab in the class, added when it is new; -1 when the class has too many. */
+static int lab_index(struct class_data *c, const char *lab)
+{
+    if (find_lab(c, lab) >= 0)
+        return find_lab(c, lab);
     if (c->lab_count == MAX_LABS)
         return -1;
     snprintf(c->labs[c->lab_count], sizeof c->labs[0], "%s", lab);
@@ -189,11 +197,13 @@ static double solution_share(const char *kit_root, const char *device, const cha
     return share;
 }
 
-/* Two bars against the device's peak: this kernel's share and the solution's. */
+/* The kernel's position under the device's roofline, beside the solution's: at the lab's arithmetic intensity the
+   roof is the copy bandwidth (the vector labs, the transpose) or the FMA peak (the matrix products), and each bar is
+   the share of that roof the kernel reached. */
 static void speed_svg(FILE *out, double mine, double solution)
 {
     fputs("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"420\" height=\"56\" role=\"img\">"
-          "<title>share of the device's peak</title>",
+          "<title>share of the roofline at this lab's intensity</title>",
           out);
     const double shares[] = {mine, solution};
     const char *names[] = {"yours", "solution"};
@@ -206,7 +216,8 @@ static void speed_svg(FILE *out, double mine, double solution)
                 i * 26 + 15, names[i], i * 26 + 2, width, i ? "#a0aec0" : "#2b6cb0", 76 + width, i * 26 + 15,
                 100 * shares[i]);
     }
-    fputs("</svg>", out);
+    fputs("</svg><p>the share of the device's roof (copy bandwidth or FMA peak, whichever bounds this lab) that your "
+          "kernel and the solution reached</p>", out);
 }
 
 static void page_head(FILE *out, const char *title)
@@ -230,8 +241,8 @@ static void write_test(FILE *out, const struct class_data *c, const struct stude
     fputs("</pre>", out);
     map_svg(out, t->output);
     if (t->informational && peak_share(t->output) >= 0) {
-        int l = lab_index((struct class_data *)c, t->lab);
-        speed_svg(out, peak_share(t->output), solution_share(c->kit_root, s->devices[l], t->lab));
+        int l = find_lab(c, t->lab);
+        speed_svg(out, peak_share(t->output), l >= 0 ? solution_share(c->kit_root, s->devices[l], t->lab) : -1.0);
     }
     fputs("</td></tr>\n", out);
 }
