@@ -265,6 +265,8 @@ static int worker_devices(const struct cli *cli, char devices[][64], int max)
             snprintf(devices[count], 64, "%.*s", (int)length, p);
             p += length + (p[length] == ',');
         }
+        if (count == 0)
+            fprintf(stderr, "grade: --devices names no device (e.g. --devices 1,2; see ./grade --list-devices)\n");
         return count;
     }
     if (cli->jobs <= 1) {
