@@ -88,8 +88,8 @@ START_TEST(chromium_renders_the_class_page)
         return;
     }
     free(output);
-    output = shell("rm -f build/check-html.png; chromium --headless --no-sandbox --disable-gpu --hide-scrollbars "
-                   "--window-size=1000,1400 --screenshot=build/check-html.png "
+    output = shell("rm -f build/check-html.png; chromium --headless --no-sandbox --disable-gpu --disable-dev-shm-usage "
+                   "--hide-scrollbars --window-size=1000,1400 --screenshot=build/check-html.png "
                    "\"file://$PWD/build/check-html/index.html\" "
                    ">/dev/null 2>&1; test $(stat -c %s build/check-html.png) -gt 20000 && echo rendered",
                    120, 0);
