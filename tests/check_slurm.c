@@ -89,6 +89,30 @@ START_TEST(a_task_without_its_index_is_refused)
 }
 END_TEST
 
+/* A task's runs see no classmate, as a batch's do: a host program that reads another student's kernel finds nothing
+   there (where bubblewrap hides folders; the file is readable to everyone otherwise). The class is outside the kit,
+   which is hidden in any case, and outside /tmp, which is private. */
+START_TEST(a_task_sees_no_classmate)
+{
+    char *output = shell("./grade --confinement", 0);
+    int hidden = strstr(output, "bubblewrap") != NULL;
+    free(output);
+    if (!hidden)
+        return;
+    free(shell("rm -rf /var/tmp/clkit-check-peek build/check-slurm-peek-job && mkdir -p /var/tmp/clkit-check-peek/alice "
+               "/var/tmp/clkit-check-peek/mallory/lab1 && cp -r solutions/lab1 /var/tmp/clkit-check-peek/alice/ && "
+               "cp solutions/lab1/vadd.cl /var/tmp/clkit-check-peek/mallory/lab1/ && "
+               "sed \"s|@CLASS@|/var/tmp/clkit-check-peek|g\" tests/fixtures/attacks/classmate-reader/lab1/host.c.in "
+               "> /var/tmp/clkit-check-peek/mallory/lab1/host.c && ./grade --slurm build/check-slurm-peek-job "
+               "--submission /var/tmp/clkit-check-peek --quick --device cpu lab1 >/dev/null && "
+               "SLURM_ARRAY_TASK_ID=1 bash build/check-slurm-peek-job/grade.sbatch >/dev/null 2>&1",
+               0));
+    output = shell("cat build/check-slurm-peek-job/results/mallory.txt", 0);
+    ck_assert_msg(strstr(output, "no classmate in sight") && !strstr(output, "READ A CLASSMATE"), "%s", output);
+    free(output);
+}
+END_TEST
+
 Suite *slurm_suite(void)
 {
     Suite *s = suite_create("slurm");
@@ -99,6 +123,7 @@ Suite *slurm_suite(void)
     tcase_add_test(tc, tasks_and_merge_grade_as_a_batch_does);
     tcase_add_test(tc, a_missing_task_is_named);
     tcase_add_test(tc, a_task_without_its_index_is_refused);
+    tcase_add_test(tc, a_task_sees_no_classmate);
     suite_add_tcase(s, tc);
     return s;
 }

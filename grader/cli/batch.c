@@ -308,14 +308,13 @@ static pid_t start_student(struct grading *g, const struct student *s, const cha
         mine.device = device[0] ? device : g->cli->device;
         g->cli = &mine;
         /* Workers side by side share no scratch folder; the shared one stays the batch's. */
-        if (g->cli->jobs > 1 || g->cli->devices) {
-            if (grading_new_scratch(g) != 0)
-                _exit(2);
-            int status = grade_in_child(g, s, dir);
+        int own_scratch = g->cli->jobs > 1 || g->cli->devices;
+        if (own_scratch && grading_new_scratch(g) != 0)
+            _exit(2);
+        int status = grade_in_child(g, s, dir);
+        if (own_scratch)
             grading_close(g);
-            _exit(status);
-        }
-        _exit(grade_in_child(g, s, dir));
+        _exit(status);
     }
     if (pid > 0)
         sandbox_keep(pid, 1); /* not a leftover: other workers' orphans are killed around it */

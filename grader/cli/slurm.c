@@ -147,6 +147,17 @@ static void free_class(struct student *students, int count)
     }
 }
 
+static void hide_parent(struct grading *g, const char *path)
+{
+    char parent[PATH_MAX];
+    char *slash;
+    snprintf(parent, sizeof parent, "%s", path);
+    if ((slash = strrchr(parent, '/')) != NULL && slash != parent) {
+        *slash = '\0';
+        grading_hide(g, parent);
+    }
+}
+
 int slurm_task(struct grading *g)
 {
     static struct student students[BATCH_MAX_STUDENTS];
@@ -169,7 +180,11 @@ int slurm_task(struct grading *g)
         free_class(students, count);
         return 2;
     }
+    /* As in a batch, the student's runs see neither the job's results nor a classmate: the folders that hold the
+       class are hidden (the submission is graded from its scratch copy). */
     grading_hide(g, g->cli->task);
+    for (int i = 0; i < count; i++)
+        hide_parent(g, students[i].path);
     why = batch_grade_student(g, &students[index], results);
     /* A task that did not finish leaves the row that says why, where the merge looks for it. */
     snprintf(row, sizeof row, "%s/%s.row", results, students[index].name);

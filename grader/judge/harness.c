@@ -134,13 +134,15 @@ static size_t changed(const float *now, uint32_t bits, size_t from, size_t to)
     return count;
 }
 
-/* Compares the guards bitwise and the inputs with what was sent; appends findings to text. */
+/* Compares the guards bitwise and the inputs with what was sent; appends findings to text, and sets *outside when a
+   guard of the buffer was written. */
 static int check_memory(const struct grade_launch *launch, int i, size_t guard, uint32_t bits, const float *raw,
-                        char *text, size_t size)
+                        char *text, size_t size, int *outside)
 {
     size_t count = launch->counts[i];
     size_t before = changed(raw, bits, 0, guard), after = changed(raw, bits, guard + count, 2 * guard + count);
     int ok = before == 0 && after == 0;
+    *outside = !ok;
     if (after)
         clk_append(text, size, "%swrote %zu elements past the end of %s", text[0] ? "; " : "", after,
                    launch->names[i]);
@@ -164,7 +166,7 @@ static int check_memory(const struct grade_launch *launch, int i, size_t guard, 
 /* Judges the output (its guard zones around it) against the reference; a wrong matrix gets its map in the values'
    reason, a right one written outside its buffer gets it in the memory reason. */
 static void judge_values(const struct grade_family *family, const struct grade_launch *launch, const float *zone,
-                         size_t guard, uint32_t bits, struct case_verdict *verdict)
+                         size_t guard, uint32_t bits, int outside, struct case_verdict *verdict)
 {
     const float *output = zone + guard;
     float *result = malloc(launch->shape.count * sizeof(float));
@@ -187,7 +189,7 @@ static void judge_values(const struct grade_family *family, const struct grade_l
     if (mapped && !verdict->values_ok)
         mismatch_draw(result, launch->expected, launch->bound, &launch->shape, &around, verdict->values,
                       sizeof verdict->values);
-    else if (mapped && !verdict->memory_ok && strstr(verdict->memory, launch->names[launch->buffer_count - 1]))
+    else if (mapped && outside)
         mismatch_draw(result, launch->expected, launch->bound, &launch->shape, &around, verdict->memory,
                       sizeof verdict->memory);
     free(result);
@@ -196,7 +198,7 @@ static void judge_values(const struct grade_family *family, const struct grade_l
 int harness_judge(const struct grade_family *family, const struct grade_launch *launch, size_t guard,
                   const uint32_t *guard_bits, const struct harness_raw *raw, struct case_verdict *verdict)
 {
-    int out = launch->buffer_count - 1; /* by contract the output is the last buffer */
+    int out = launch->buffer_count - 1, outside = 0; /* by contract the output is the last buffer */
     memset(verdict, 0, sizeof *verdict);
     verdict->memory_ok = 1;
     for (int i = 0; i < launch->buffer_count; i++)
@@ -204,7 +206,8 @@ int harness_judge(const struct grade_family *family, const struct grade_launch *
             return -1;
     for (int i = 0; i < launch->buffer_count; i++)
         verdict->memory_ok &= check_memory(launch, i, guard, guard_bits[i], raw->data[i], verdict->memory,
-                                           sizeof verdict->memory);
-    judge_values(family, launch, raw->data[out], guard, guard_bits[out], verdict);
+                                           sizeof verdict->memory, &outside);
+    /* outside is now the output's, the last buffer's */
+    judge_values(family, launch, raw->data[out], guard, guard_bits[out], outside, verdict);
     return 0;
 }

@@ -58,10 +58,9 @@ static int find_lab(const struct class_data *c, const char *lab)
 /* The index of lab in the class, added when it is new; -1 when the class has too many. */
 static int lab_index(struct class_data *c, const char *lab)
 {
-    if (find_lab(c, lab) >= 0)
-        return find_lab(c, lab);
-    if (c->lab_count == MAX_LABS)
-        return -1;
+    int found = find_lab(c, lab);
+    if (found >= 0 || c->lab_count == MAX_LABS)
+        return found;
     snprintf(c->labs[c->lab_count], sizeof c->labs[0], "%s", lab);
     return c->lab_count++;
 }
@@ -79,6 +78,16 @@ static void escape(FILE *out, const char *text)
             fputs("&quot;", out);
         else
             fputc(*p, out);
+}
+
+/* A link to a student's page (names come from file names: escaped all the same). */
+static void student_link(FILE *out, const char *name)
+{
+    fputs("<a href=\"", out);
+    escape(out, name);
+    fputs(".html\">", out);
+    escape(out, name);
+    fputs("</a>", out);
 }
 
 /* The tests of a results file ("labN: test"), and each lab's rate from its leaderboard. */
@@ -239,10 +248,12 @@ static void write_test(FILE *out, const struct class_data *c, const struct stude
     fprintf(out, "</td><td>%.1f / %g</td><td><pre>", t->score, t->max);
     escape(out, t->output);
     fputs("</pre>", out);
-    map_svg(out, t->output);
-    if (t->informational && peak_share(t->output) >= 0) {
+    if (strcmp(t->test, "host program") != 0) /* a host program's output may print anything, maps too */
+        map_svg(out, t->output);
+    double share = t->informational ? peak_share(t->output) : -1.0;
+    if (share >= 0) {
         int l = find_lab(c, t->lab);
-        speed_svg(out, peak_share(t->output), l >= 0 ? solution_share(c->kit_root, s->devices[l], t->lab) : -1.0);
+        speed_svg(out, share, l >= 0 ? solution_share(c->kit_root, s->devices[l], t->lab) : -1.0);
     }
     fputs("</td></tr>\n", out);
 }
@@ -376,7 +387,9 @@ static void common_failures(FILE *out, const struct class_data *c, const char *l
     for (int g = 0; g < count && g < 5; g++) {
         fprintf(out, "<li>%d student%s: ", groups[g].count, groups[g].count == 1 ? "" : "s");
         escape(out, groups[g].key);
-        fprintf(out, " (e.g. <a href=\"%s.html\">%s</a>)</li>\n", groups[g].example->name, groups[g].example->name);
+        fputs(" (e.g. ", out);
+        student_link(out, groups[g].example->name);
+        fputs(")</li>\n", out);
     }
     fprintf(out, "</ol>%s\n", count ? "" : "<p>no failures</p>");
 }
@@ -398,9 +411,11 @@ static void speed_extremes(FILE *out, const struct class_data *c, int lab)
         fputs("<p>no kernel was timed (--quick, or none was right)</p>\n", out);
         return;
     }
-    fprintf(out, "<p>fastest: <a href=\"%s.html\">%s</a>, %.1f %s; slowest: <a href=\"%s.html\">%s</a>, %.1f %s</p>\n",
-            c->students[best].name, c->students[best].name, c->students[best].rates[lab], c->units[lab],
-            c->students[worst].name, c->students[worst].name, c->students[worst].rates[lab], c->units[lab]);
+    fputs("<p>fastest: ", out);
+    student_link(out, c->students[best].name);
+    fprintf(out, ", %.1f %s; slowest: ", c->students[best].rates[lab], c->units[lab]);
+    student_link(out, c->students[worst].name);
+    fprintf(out, ", %.1f %s</p>\n", c->students[worst].rates[lab], c->units[lab]);
 }
 
 static int write_index(const struct class_data *c, const char *dir)
@@ -417,7 +432,9 @@ static int write_index(const struct class_data *c, const char *dir)
     fputs("<th>total</th></tr>\n", out);
     for (int i = 0; i < c->count; i++) {
         const struct student_row *s = &c->students[i];
-        fprintf(out, "<tr><td><a href=\"%s.html\">%s</a></td>", s->name, s->name);
+        fputs("<tr><td>", out);
+        student_link(out, s->name);
+        fputs("</td>", out);
         for (int l = 0; l < c->lab_count; l++) {
             double max, score = lab_score(s, c->labs[l], &max);
             fprintf(out, "<td>%.1f / %g</td>", score, max);
