@@ -69,14 +69,13 @@ size_t safetext_cut(char *out, size_t size, const char *text, size_t length)
     size_t n = text ? strnlen(text, length) : 0;
     if (size == 0)
         return 0;
-    if (n > size - 1) {
+    if (n > size - 1)
         n = size - 1;
-        /* Back off the continuation bytes of a character the cut would split, and its lead byte. */
-        size_t lead = n;
-        while (lead > 0 && ((unsigned char)text[lead] & 0xc0) == 0x80)
-            lead--;
-        n = lead;
-    }
+    /* A cut before a continuation byte would split a character: leave out the rest of it, lead byte included. */
+    while (n > 0 && ((unsigned char)text[n] & 0xc0) == 0x80)
+        n--;
+    if (n > 0 && ((unsigned char)text[n] & 0xc0) == 0x80)
+        n = 0;
     memcpy(out, text, n);
     out[n] = '\0';
     return n;
