@@ -147,7 +147,7 @@ END_TEST
 
 /* Text that reaches the XML raw (not through result_add's cleaning): U+FFFE and U+FFFF, control bytes, and a first
    line longer than a failure's message attribute holds, of 3-byte characters, so that its cut falls inside one.
-   The JUnit file stays well formed and valid, written as a new file where a link was planted. */
+   The JUnit file stays well formed and valid; a link planted where it goes is refused, not written through. */
 START_TEST(junit_keeps_to_xml_characters)
 {
     char long_line[1200] = "", *text = NULL, *output;
@@ -166,8 +166,10 @@ START_TEST(junit_keeps_to_xml_characters)
                                 "echo untouched > build/check-export/victim && "
                                 "ln -s victim build/check-export/junit.xml", 10, &output), 0);
     free(output);
-    ck_assert_int_eq(export_junit_file("build/check-export/junit.xml", &run), 0);
-    int status = run_in_kit("cat build/check-export/victim && test ! -L build/check-export/junit.xml && "
+    ck_assert_int_eq(export_junit_file("build/check-export/junit.xml", &run), -1); /* the link is refused */
+    ck_assert_int_eq(export_junit_file("build/check-export/junit2.xml", &run), 0);
+    int status = run_in_kit("mv build/check-export/junit2.xml build/check-export/junit.xml && "
+                            "cat build/check-export/victim && "
                             "xmllint --noout --schema tests/junit-jenkins.xsd build/check-export/junit.xml 2>&1",
                             30, &output);
     ck_assert_msg(status == 0 && strncmp(output, "untouched\n", 10) == 0, "%s", output);

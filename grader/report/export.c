@@ -326,7 +326,8 @@ static int write_file(const char *path, const struct export_run *run, enum forma
     FILE *out = outfile_create_path(path); /* a link where the file goes is replaced, never written through */
     int rc = 0;
     if (!out) {
-        fprintf(stderr, "grade: cannot write %s: %s\n", path, strerror(errno));
+        fprintf(stderr, "grade: cannot write %s: %s\n", path,
+                errno == ELOOP ? "it is a symbolic link (name the file itself)" : strerror(errno));
         return -1;
     }
     if (format == FORMAT_JSON)

@@ -17,7 +17,8 @@ int outfile_subdir(int dirfd, const char *name, const char *what);
    first, and the file is created exclusively, not through a link; returns the stream, or NULL with errno set. */
 FILE *outfile_create(int dirfd, const char *name);
 
-/* outfile_create for a path: the folder it names is opened as the user named it, the file within it as above. */
+/* Opens path, a file the user named, for writing (created, or emptied): a link there is refused (errno ELOOP),
+   never written through; nothing is removed (it may be /dev/null). Returns the stream, or NULL with errno set. */
 FILE *outfile_create_path(const char *path);
 
 /* Opens name in the folder dirfd for reading when it is a regular file and not a link; NULL otherwise. */
