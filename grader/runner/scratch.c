@@ -296,6 +296,8 @@ void scratch_close_run(const char *root, const char *scratch, const char *name, 
     char run[4200], cache[4300], trusted[4200];
     snprintf(run, sizeof run, "%s/run-%s", scratch, name);
     if (submitted_kernel) {
+        snprintf(trusted, sizeof trusted, "%s/build", root);
+        mkdir(trusted, 0755);
         snprintf(trusted, sizeof trusted, "%s/" TRUSTED_CACHES, root);
         mkdir(trusted, 0755);
         snprintf(trusted, sizeof trusted, "%s/" TRUSTED_CACHES "/%s", root, name);
