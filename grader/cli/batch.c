@@ -420,8 +420,9 @@ static void clear_student(const char *dir, const struct student *s)
         close(dirfd);
 }
 
-/* Starts a judge process that grades student s on device into dir; returns its pid, or -1. */
-static pid_t start_student(struct grading *g, const struct student *s, const char *device, const char *dir)
+/* Starts a judge process, worker number worker, that grades student s on device into dir; returns its pid, or -1. */
+static pid_t start_student(struct grading *g, const struct student *s, int worker, const char *device,
+                           const char *dir)
 {
     static struct cli mine;
     pid_t pid;
@@ -429,6 +430,7 @@ static pid_t start_student(struct grading *g, const struct student *s, const cha
     fflush(NULL);
     if ((pid = fork()) == 0) {
         sandbox_init(); /* this judge reaps what its runs leave behind */
+        sandbox_worker(worker); /* its confined runs as its own user: no worker starves or reads another */
         mine = *g->cli;
         mine.device = device[0] ? device : g->cli->device;
         g->cli = &mine;
@@ -482,7 +484,7 @@ const char *batch_grade_student(struct grading *g, const struct student *s, cons
     struct worker one = {.student = 0, .deadline = clk_now_s() + g->cli->budget_s + GRACE_S};
     if (s->refused)
         return s->refused;
-    if ((one.pid = start_student(g, s, "", dir)) < 0)
+    if ((one.pid = start_student(g, s, 0, "", dir)) < 0)
         return "grading could not start (fork failed)";
     outcomes[0] = NULL;
     reap_one(g, &one, 1, s);
@@ -535,7 +537,7 @@ static int grade_all(struct grading *g, struct student *students, int count, con
                 next++;
                 continue;
             }
-            workers[w] = (struct worker){.pid = start_student(g, &students[next], devices[w], dir), .student = next,
+            workers[w] = (struct worker){.pid = start_student(g, &students[next], w, devices[w], dir), .student = next,
                                          .deadline = clk_now_s() + g->cli->budget_s + GRACE_S};
             if (workers[w].pid < 0)
                 outcomes[next] = "grading could not start (fork failed)";

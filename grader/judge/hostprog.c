@@ -27,6 +27,7 @@ struct host_run {
     char run[PATH_MAX], work[PATH_MAX + 64], binary[PATH_MAX + 16], out[PATH_MAX + 16], kernel[PATH_MAX + 128];
     char log[PATH_MAX + 16];   /* Oclgrind's diagnostics of the run under it */
     char shown[PATH_MAX + 64]; /* host.c as the user knows it */
+    size_t memory_limit;       /* what the lab's host program may hold (scratch_memory_limit) */
 };
 
 /* The last lines of what the program printed, for the reason. */
@@ -40,7 +41,8 @@ static struct sandbox_policy policy_for(const struct grading *g, const struct ho
 {
     static char kit[sizeof g->scratch + 8]; /* the policy points at it after this returns */
     struct sandbox_policy p = {.untrusted = 1, .workdir = h->work, .readable = kit, .writable = h->run,
-                               .timeout_s = g->cli->timeout_s, .output_limit = 1 << 20};
+                               .timeout_s = g->cli->timeout_s, .output_limit = 1 << 20,
+                               .memory_limit = h->memory_limit};
     snprintf(kit, sizeof kit, "%s/kit", g->scratch);
     memcpy(p.hidden, g->hidden, sizeof p.hidden);
     return p;
@@ -147,6 +149,7 @@ static int prepare(const struct hostprog_job *job, struct host_run *h, char *rea
     snprintf(name, sizeof name, "%s%s", job->lab->name, HOSTPROG_RUN);
     if (scratch_open_run(g->root, g->scratch, name, h->run, sizeof h->run, reason, size) != 0)
         return -1;
+    h->memory_limit = scratch_memory_limit(g->root, name);
     snprintf(h->work, sizeof h->work, "%s/work-host", h->run);
     snprintf(h->binary, sizeof h->binary, "%s/host", h->run);
     snprintf(h->out, sizeof h->out, "%s/out.bin", h->run);

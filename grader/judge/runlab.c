@@ -60,7 +60,10 @@ static void start_runner(struct lab_run *r, char *const wrapper[], int timeout_s
     struct sandbox_policy policy = {.untrusted = 1, .workdir = work, .readable = kit, .writable = r->run_dir,
                                     .timeout_s = timeout_s, .output_limit = OUTPUT_KEPT, .wire = 1};
     struct wire_job job;
+    char name[64];
     int argc = 0;
+    snprintf(name, sizeof name, "%s%s", r->lab->name, r->mode == RUNLAB_REFERENCE ? RUNLAB_REFERENCE_RUN : "");
+    policy.memory_limit = scratch_memory_limit(r->g->root, name); /* from the kit's solution's measured peak */
     snprintf(runner, sizeof runner, "%s/kit/bin/clkit-runner", r->g->scratch);
     snprintf(work, sizeof work, "%s/work", r->run_dir);
     snprintf(kit, sizeof kit, "%s/kit", r->g->scratch);
