@@ -271,8 +271,9 @@ static int run_once(struct grading *g, const struct grade_lab_spec *lab, uint64_
         runlab_run_cases(&r, max_local, only_case, ref->log);
     log = scratch_read_untrusted(command.log, 4u << 20, &length);
     judge_failure(&r, ref->log, log, failure, size);
+    int unstarted = r.setup != NULL;
     runlab_close(&r, &outcome);
-    if (failure[0] && outcome.output && outcome.output[0]) /* what Oclgrind or the loader said last */
+    if (unstarted && outcome.output && outcome.output[0]) /* what Oclgrind or the loader said last */
         last_line(outcome.output, failure, size);
     sandbox_outcome_free(&outcome);
     free(log);
