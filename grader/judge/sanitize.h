@@ -51,8 +51,8 @@ struct oclgrind_command {
     char plugin[PATH_MAX + 64]; /* the kit's counting plugin */
 };
 
-/* Fills command with Oclgrind's command line around a runner of lab: its checks, its log, the kit's counting
-   plugin. Returns 0, or -1 when Oclgrind is not installed. */
+/* Fills command with Oclgrind's command line around a runner of lab (--device oclgrind): data races, its log, the
+   kit's counting plugin, the devices' local memory. Returns 0, or -1 when Oclgrind is not installed. */
 int sanitize_wrapper(struct grading *g, const struct grade_lab_spec *lab, struct oclgrind_command *command);
 
 /* Frees what sanitize_run allocated. */
