@@ -17,11 +17,16 @@ struct tally {
     char details[DETAIL_SIZE];
 };
 
-/* How the device and the reference judge compare on the cases both ran. */
+/* How the device and the reference judge compare on the cases both ran, and what the device made of the
+   disagreeing cases with the kernel built without optimisation. */
 struct agreement {
     int device_wrong;   /* the device computed wrong values where the reference judge computed right ones */
     long first;         /* the first such case */
-    int excluded;       /* device-only cases set aside: the device has shown itself wrong, or the kernel races */
+    int miscompiled;    /* of those, right on the device built without optimisation: its compiler's fault */
+    long first_miscompiled;
+    int still_wrong;    /* of those, wrong on the device without optimisation too, or not run again */
+    long first_still_wrong;
+    int excluded;       /* device-only cases set aside: the device's compiler is shown wrong, or the kernel races */
     int racy;           /* the reference judge found a race, a bad access, an uninitialised value */
 };
 
@@ -29,8 +34,9 @@ struct agreement {
 struct merged {
     int values_ok, memory_ok;
     const char *values, *memory;
-    int from_reference; /* the values verdict is the reference judge's where the device's differed */
-    const char *device_wrong; /* the device's wrong values where the reference judge's are right */
+    int from_reference; /* the values are wrong under the reference judge, right on the device */
+    int miscompiled;    /* wrong on the device as built, right without optimisation */
+    int disagrees;      /* wrong on the device, also without optimisation, right under the reference judge */
 };
 
 static int same_case(const struct grade_case *a, const struct grade_case *b)
@@ -40,9 +46,7 @@ static int same_case(const struct grade_case *a, const struct grade_case *b)
            a->wpt == b->wpt;
 }
 
-/* The reference judge's verdict on the device's case c (the two runs may list different cases: a device that
-   cannot launch a tile leaves its cases out), or NULL when it did not run it. */
-static const struct case_verdict *reference_verdict(const struct reference *ref, const struct grade_case *c)
+const struct case_verdict *verdict_reference_of(const struct reference *ref, const struct grade_case *c)
 {
     for (size_t i = 0; ref && ref->ran && ref->log && i < ref->log->count; i++)
         if (ref->log->ran[i] && same_case(&ref->log->cases[i], c))
@@ -50,42 +54,61 @@ static const struct case_verdict *reference_verdict(const struct reference *ref,
     return NULL;
 }
 
-static void compare_runs(const struct case_log *device, const struct reference *ref, struct agreement *a)
+/* The device's verdict on case i with the kernel built without optimisation, or NULL when it was not run again. */
+static const struct case_verdict *unoptimised_verdict(const struct case_log *unoptimised, size_t i)
+{
+    return unoptimised && i < unoptimised->count && unoptimised->ran[i] ? &unoptimised->verdicts[i] : NULL;
+}
+
+static void compare_runs(const struct case_log *device, const struct reference *ref,
+                         const struct case_log *unoptimised, struct agreement *a)
 {
     memset(a, 0, sizeof *a);
-    a->first = -1;
+    a->first = a->first_miscompiled = a->first_still_wrong = -1;
     /* With a race or an access outside the buffers, what the device computed is luck: only the reference judge's
        cases count. */
     a->racy = ref && ref->ran && ref->findings > 0;
     for (size_t i = 0; i < device->count; i++) {
-        const struct case_verdict *rv = reference_verdict(ref, &device->cases[i]);
-        if (device->ran[i] && rv && !device->verdicts[i].values_ok && rv->values_ok && a->device_wrong++ == 0)
+        const struct case_verdict *rv = verdict_reference_of(ref, &device->cases[i]);
+        const struct case_verdict *uv = unoptimised_verdict(unoptimised, i);
+        if (!device->ran[i] || !rv || device->verdicts[i].values_ok || !rv->values_ok)
+            continue;
+        if (a->device_wrong++ == 0)
             a->first = (long)i;
+        if (uv && uv->values_ok && a->miscompiled++ == 0)
+            a->first_miscompiled = (long)i;
+        else if (!(uv && uv->values_ok) && a->still_wrong++ == 0)
+            a->first_still_wrong = (long)i;
     }
 }
 
-/* A case's verdict: the reference judge's values where it ran the case, the device's otherwise; memory safety
-   from both. Returns 0 when the case does not count. */
-static int merge_case(const struct case_log *device, const struct reference *ref, size_t i, struct agreement *a,
-                      struct merged *m)
+/* A case's verdict: right only when right on the device (as built, or without optimisation where that shows its
+   compiler at fault) and under the reference judge where it ran the case; memory safety from every run. Returns 0
+   when the case does not count. */
+static int merge_case(const struct case_log *device, const struct reference *ref, const struct case_log *unoptimised,
+                      size_t i, struct agreement *a, struct merged *m)
 {
     const struct case_verdict *dv = device->ran[i] ? &device->verdicts[i] : NULL;
-    const struct case_verdict *rv = reference_verdict(ref, &device->cases[i]);
+    const struct case_verdict *rv = verdict_reference_of(ref, &device->cases[i]);
+    const struct case_verdict *uv = unoptimised_verdict(unoptimised, i);
+    int device_ok;
     memset(m, 0, sizeof *m);
     if (!dv)
         return 0;
-    m->values_ok = rv ? rv->values_ok : dv->values_ok;
-    m->values = rv && !rv->values_ok ? rv->values : dv->values;
-    m->from_reference = rv && !rv->values_ok && dv->values_ok;
-    m->device_wrong = rv && rv->values_ok && !dv->values_ok ? dv->values : NULL;
-    m->memory_ok = dv->memory_ok && (!rv || rv->memory_ok);
-    m->memory = !dv->memory_ok ? dv->memory : rv ? rv->memory : "";
-    /* A device that miscompiled a case the reference judge got right is not believed on cases only it ran, nor
-       is any device on a kernel that races. */
-    if (!rv && ((!dv->values_ok && a->device_wrong > 0) || a->racy)) {
+    /* No device is believed on a kernel that races; a device-only case the device got wrong, and did not run
+       again, counts for nothing once its compiler is shown to miscompile this kernel (and nothing else). */
+    if (!rv && (a->racy || (!dv->values_ok && !uv && a->miscompiled > 0 && a->still_wrong == 0))) {
         a->excluded++;
         return 0;
     }
+    m->miscompiled = !dv->values_ok && uv && uv->values_ok;
+    device_ok = dv->values_ok || m->miscompiled;
+    m->values_ok = device_ok && (!rv || rv->values_ok);
+    m->from_reference = rv && !rv->values_ok && device_ok;
+    m->disagrees = !device_ok && rv && rv->values_ok;
+    m->values = m->from_reference ? rv->values : uv && !uv->values_ok ? uv->values : dv->values;
+    m->memory_ok = dv->memory_ok && (!rv || rv->memory_ok) && (!uv || uv->memory_ok);
+    m->memory = !dv->memory_ok ? dv->memory : uv && !uv->memory_ok ? uv->memory : rv ? rv->memory : "";
     return 1;
 }
 
@@ -198,10 +221,10 @@ static void tally_reference_only(const struct grading *g, const struct grade_lab
 }
 
 /* The timed run, checked on a sample of its result, is one more real case: a kernel may be right only on small
-   sizes. */
-static void tally_timed(const struct case_log *device, struct tally *real)
+   sizes. Once the device's compiler is shown to miscompile the kernel, a wrong timed run is its doing, not counted. */
+static void tally_timed(const struct case_log *device, const struct agreement *a, struct tally *real)
 {
-    if (!device->timed_checked)
+    if (!device->timed_checked || (device->timed_wrong && a->miscompiled > 0 && a->still_wrong == 0))
         return;
     real->cases++;
     if (device->timed_wrong) {
@@ -211,10 +234,22 @@ static void tally_timed(const struct case_log *device, struct tally *real)
     }
 }
 
+/* The words before a case's wrong values: which judge found them wrong. */
+static const char *values_source(const struct merged *m)
+{
+    if (m->from_reference)
+        return "right on the device, but wrong under Oclgrind, the reference judge (a kernel must be right on "
+               "both): ";
+    if (m->disagrees)
+        return "right under Oclgrind, the reference judge, but wrong on the device, also when built without "
+               "optimisation (a kernel must be right on both): ";
+    return "";
+}
+
 /* Tallies every case that counts into the exact, real and memory tallies. */
 static void tally_cases(const struct grading *g, const struct grade_lab_spec *lab, uint64_t seed,
-                        const struct case_log *device, const struct reference *ref, struct agreement *a,
-                        struct tally *tallies)
+                        const struct case_log *device, const struct reference *ref,
+                        const struct case_log *unoptimised, struct agreement *a, struct tally *tallies)
 {
     if (a->racy) {
         tally_reference(g, lab, seed, ref->log, tallies);
@@ -222,18 +257,17 @@ static void tally_cases(const struct grading *g, const struct grade_lab_spec *la
     }
     for (size_t i = 0; i < device->count; i++) {
         struct merged m;
-        char description[128], values[4400];
+        char description[128], values[4600];
         struct tally *t = &tallies[device->cases[i].data == GRADE_EXACT ? 0 : 1], *memory = &tallies[2];
-        if (!merge_case(device, ref, i, a, &m))
+        if (!merge_case(device, ref, unoptimised, i, a, &m))
             continue;
         lab->family->describe(&device->cases[i], description, sizeof description);
-        snprintf(values, sizeof values, "%s%s", m.from_reference ? "right on the device, but under Oclgrind (the "
-                 "reference judge, whose verdict stands): " : "", m.values);
+        snprintf(values, sizeof values, "%s%s", values_source(&m), m.values);
         t->cases++;
         memory->cases++;
-        if (m.values_ok && m.device_wrong && g->cli->verbose)
-            clk_append(t->details, sizeof t->details, "\ncase %s: right under Oclgrind; on the device: %s",
-                          description, m.device_wrong);
+        if (m.values_ok && m.miscompiled && g->cli->verbose)
+            clk_append(t->details, sizeof t->details, "\ncase %zu (%s): right without optimisation; as built: %.300s",
+                       i, description, device->verdicts[i].values);
         else if (m.values_ok)
             tally_pass(t, g, i, description);
         else
@@ -244,11 +278,12 @@ static void tally_cases(const struct grading *g, const struct grade_lab_spec *la
             memory->unearned++;
     }
     tally_reference_only(g, lab, seed, device, ref, tallies);
-    tally_timed(device, &tallies[1]);
+    tally_timed(device, a, &tallies[1]);
 }
 
-/* The note on a device that computed wrong what the reference judge computed right. */
-static void suspect_note(const struct grading *g, const struct grade_lab_spec *lab, uint64_t seed,
+/* The note on a device that computed wrong what the reference judge computed right: its compiler shown at fault
+   (right when built without optimisation), with the evidence, or the kernel wrong on the device, for review. */
+static void suspect_note(const struct grading *g, const struct case_log *device, uint64_t seed,
                          const struct agreement *a, char *text, size_t size)
 {
     text[0] = '\0';
@@ -257,15 +292,27 @@ static void suspect_note(const struct grading *g, const struct grade_lab_spec *l
                  "computes then is luck, so only the small cases that the reference judge ran count");
         return;
     }
-    if (a->device_wrong == 0)
-        return;
-    snprintf(text, size, "\nthe device computed %d case%s wrong that Oclgrind, the reference judge, computes right: "
-             "its verdict stands, and the device's compiler is the suspect%s%.0d%s\n  see it: %.400s --case %ld --seed "
-             "%llu -v, then the same with --device oclgrind",
-             a->device_wrong, a->device_wrong == 1 ? "" : "s", a->excluded ? " (" : "", a->excluded,
-             a->excluded ? " cases that failed on the device alone, too large for Oclgrind, are not counted)" : "", g->replay,
-             a->first, (unsigned long long)seed);
-    (void)lab;
+    if (a->miscompiled > 0) {
+        const char *wrong = device->verdicts[a->first_miscompiled].values, *newline = strchr(wrong, '\n');
+        if (newline && strchr(newline + 1, '\n')) /* the count, and the first wrong element */
+            newline = strchr(newline + 1, '\n');
+        snprintf(text, size, "\nthe device's compiler miscompiled this kernel: %d case%s wrong on the device as built "
+                 "%s right under Oclgrind, the reference judge, and right on the device built without optimisation "
+                 "(-cl-opt-disable), so %s as right%s%.0d%s\n  evidence, case %ld as built: %.*s; without "
+                 "optimisation: right\n  see it: %.400s --case %ld --seed %llu -v",
+                 a->miscompiled, a->miscompiled == 1 ? "" : "s", a->miscompiled == 1 ? "is" : "are",
+                 a->miscompiled == 1 ? "it counts" : "they count", a->excluded ? " (" : "", a->excluded,
+                 a->excluded ? " wrong cases too large for Oclgrind, not run again, are not counted)" : "",
+                 a->first_miscompiled, newline ? (int)(newline - wrong) : (int)strlen(wrong), wrong, g->replay,
+                 a->first_miscompiled, (unsigned long long)seed);
+    }
+    if (a->still_wrong > 0)
+        clk_append(text, size, "\n%d case%s right under Oclgrind, the reference judge, %s wrong on the device, also "
+                   "built without optimisation: the kernel is wrong on the device and loses %s (the disagreement "
+                   "is flagged for review: does the kernel behave differently under the reference judge?)\n  see "
+                   "it: %.400s --case %ld --seed %llu -v, then the same with --device oclgrind",
+                   a->still_wrong, a->still_wrong == 1 ? "" : "s", a->still_wrong == 1 ? "is" : "are",
+                   a->still_wrong == 1 ? "it" : "them", g->replay, a->first_still_wrong, (unsigned long long)seed);
 }
 
 /* Where the reference judge stopped, if it did: the checks it made stop there. */
@@ -395,29 +442,41 @@ static void report_stop(const struct grade_lab_spec *lab, int first, const char 
                    t == GRADE_TEST_MEMORY && ref && ref->findings ? note + 1 : reason);
 }
 
+/* The key the exact or real test names as the cause of a disagreement between the judges ("" for none). */
+static void set_cause(struct grade_lab_result *result, const char *cause)
+{
+    if (result->test_count > 0 && cause[0])
+        snprintf(result->tests[result->test_count - 1].cause, sizeof result->tests[0].cause, "%s", cause);
+}
+
 void verdict_cases(const struct grading *g, const struct grade_lab_spec *lab, uint64_t seed,
-                   const struct case_log *device, const struct reference *ref, struct grade_lab_result *result)
+                   const struct case_log *device, const struct reference *ref, const struct case_log *unoptimised,
+                   struct grade_lab_result *result)
 {
     static struct tally tallies[3];
-    static char suspect[1024], note[9000], stop[1024], slow[1024], extra[2048];
+    static char suspect[2048], note[9000], stop[1024], slow[1024], extra[3072];
     struct agreement a;
     int stopped_in = find_stop(lab, device, ref, stop, sizeof stop);
     int slow_in = slow_note(lab, device, ref, slow, sizeof slow);
+    const char *cause;
     memset(tallies, 0, sizeof tallies);
-    compare_runs(device, ref, &a);
-    tally_cases(g, lab, seed, device, ref, &a, tallies);
-    suspect_note(g, lab, seed, &a, suspect, sizeof suspect);
+    compare_runs(device, ref, unoptimised, &a);
+    tally_cases(g, lab, seed, device, ref, unoptimised, &a, tallies);
+    suspect_note(g, device, seed, &a, suspect, sizeof suspect);
+    cause = a.still_wrong ? VERDICT_CAUSE_DISAGREES : a.miscompiled ? VERDICT_CAUSE_MISCOMPILED : "";
     if (stopped_in == GRADE_TEST_EXACT) {
         report_stop(lab, stopped_in, stop, ref, result);
         return;
     }
     snprintf(extra, sizeof extra, "%s%s", suspect, slow_in == GRADE_TEST_EXACT ? slow : "");
     report_tally(result, "exact cases", lab->points.exact, &tallies[0],
-                 a.device_wrong ? "all %d exact cases right by the reference judge, not by the device"
-                                : "all %d exact cases right",
+                 a.miscompiled ? "all %d exact cases right (under Oclgrind, and on the device once its compiler's "
+                                 "optimisation is ruled out)"
+                               : "all %d exact cases right",
                  "%d of %d exact cases wrong", extra);
     if ((a.device_wrong || slow_in == GRADE_TEST_EXACT) && result->test_count > 0)
         result->tests[result->test_count - 1].noted = 1;
+    set_cause(result, cause);
     if (stopped_in >= 0) {
         report_stop(lab, stopped_in, stop, ref, result);
         return;
