@@ -8,7 +8,9 @@ enum rules_kind { RULES_KERNEL, RULES_HOST };
 
 /* Checks the source text of the file shown as path: no inline assembly, no token pasting or trigraphs (which could
    spell it), and #include only of files beside it ("name.h"), or for a host program also system headers
-   (<stdio.h>). Returns 0, or -1 with why naming the file and line. */
+   (<stdio.h>); a kernel also names nothing that tells one OpenCL implementation from another (version, extension,
+   feature and compiler macros, compiler builtins) and turns no address into a number (casts, as_<integer>,
+   pointer differences and order, unions). Returns 0, or -1 with why naming the file and line. */
 int rules_check(enum rules_kind kind, const char *path, const char *text, char *why, size_t size);
 
 /* Reads the file at real (shown to students as path) and checks it with rules_check; a file that cannot be read

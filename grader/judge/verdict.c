@@ -281,6 +281,24 @@ static void tally_cases(const struct grading *g, const struct grade_lab_spec *la
     tally_timed(device, a, &tallies[1]);
 }
 
+/* The first two lines of a case's wrong values (the count, the first wrong element) on one line. */
+static void evidence(const char *values, char *text, size_t size)
+{
+    size_t n = 0;
+    for (int lines = 0; *values && n + 3 < size; values++) {
+        if (*values == '\n' && ++lines == 2)
+            break;
+        if (*values == '\n') {
+            text[n++] = ';';
+            while (values[1] == ' ')
+                values++;
+            text[n++] = ' ';
+        } else
+            text[n++] = *values;
+    }
+    text[n] = '\0';
+}
+
 /* The note on a device that computed wrong what the reference judge computed right: its compiler shown at fault
    (right when built without optimisation), with the evidence, or the kernel wrong on the device, for review. */
 static void suspect_note(const struct grading *g, const struct case_log *device, uint64_t seed,
@@ -293,17 +311,16 @@ static void suspect_note(const struct grading *g, const struct case_log *device,
         return;
     }
     if (a->miscompiled > 0) {
-        const char *wrong = device->verdicts[a->first_miscompiled].values, *newline = strchr(wrong, '\n');
-        if (newline && strchr(newline + 1, '\n')) /* the count, and the first wrong element */
-            newline = strchr(newline + 1, '\n');
+        char wrong[300];
+        evidence(device->verdicts[a->first_miscompiled].values, wrong, sizeof wrong);
         snprintf(text, size, "\nthe device's compiler miscompiled this kernel: %d case%s wrong on the device as built "
                  "%s right under Oclgrind, the reference judge, and right on the device built without optimisation "
-                 "(-cl-opt-disable), so %s as right%s%.0d%s\n  evidence, case %ld as built: %.*s; without "
+                 "(-cl-opt-disable), so %s as right%s%.0d%s\n  evidence, case %ld as built: %s; without "
                  "optimisation: right\n  see it: %.400s --case %ld --seed %llu -v",
                  a->miscompiled, a->miscompiled == 1 ? "" : "s", a->miscompiled == 1 ? "is" : "are",
                  a->miscompiled == 1 ? "it counts" : "they count", a->excluded ? " (" : "", a->excluded,
                  a->excluded ? " wrong cases too large for Oclgrind, not run again, are not counted)" : "",
-                 a->first_miscompiled, newline ? (int)(newline - wrong) : (int)strlen(wrong), wrong, g->replay,
+                 a->first_miscompiled, wrong, g->replay,
                  a->first_miscompiled, (unsigned long long)seed);
     }
     if (a->still_wrong > 0)
