@@ -580,3 +580,86 @@ int rules_check_file(enum rules_kind kind, const char *real, const char *path, c
     free(text);
     return rc;
 }
+
+/* ---- Diagnoses: what a kernel's source shows about a failure ---- */
+
+/* A private scalar declared without a value (float sum;) and then read by a compound assignment (sum += ...)
+   before any plain assignment. */
+static int find_uninitialised(const struct tokens *k, struct rules_flaw *flaw)
+{
+    for (int i = 1; i + 1 < k->count; i++) {
+        if (k->t[i].kind != 'i' || !type_word(&k->t[i - 1]) || !is(k, i + 1, ";") || is(k, i - 2, "__local") ||
+            is(k, i - 2, "local") || is(k, i - 2, "*"))
+            continue;
+        for (int j = i + 2; j + 1 < k->count; j++) {
+            if (strcmp(k->t[j].text, k->t[i].text) != 0)
+                continue;
+            if (is(k, j + 1, "="))
+                break;
+            if (is(k, j + 1, "+=") || is(k, j + 1, "-=") || is(k, j + 1, "*=") || is(k, j + 1, "/=")) {
+                flaw->line = k->t[i].line;
+                flaw->other_line = k->t[j].line;
+                snprintf(flaw->name, sizeof flaw->name, "%s", k->t[i].text);
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* A return that comes before a barrier, in the order of the text. */
+static int find_early_return(const struct tokens *k, struct rules_flaw *flaw)
+{
+    for (int i = 0; i < k->count; i++) {
+        if (!is(k, i, "return"))
+            continue;
+        for (int j = i + 1; j + 1 < k->count; j++)
+            if ((is(k, j, "barrier") || is(k, j, "work_group_barrier")) && is(k, j + 1, "(")) {
+                flaw->line = k->t[i].line;
+                flaw->other_line = k->t[j].line;
+                snprintf(flaw->name, sizeof flaw->name, "return");
+                return 1;
+            }
+    }
+    return 0;
+}
+
+/* A barrier without CLK_LOCAL_MEM_FENCE in a kernel that shares local memory. */
+static int find_global_fence(const struct tokens *k, struct rules_flaw *flaw)
+{
+    int uses_local = 0;
+    for (int i = 0; i < k->count; i++)
+        uses_local |= is(k, i, "__local") || is(k, i, "local");
+    for (int i = 0; uses_local && i + 1 < k->count; i++) {
+        int end, fences_local = 0;
+        if (!is(k, i, "barrier") || !is(k, i + 1, "("))
+            continue;
+        end = closing(k, i + 1);
+        for (int j = i + 2; j < end; j++)
+            fences_local |= is(k, j, "CLK_LOCAL_MEM_FENCE");
+        if (!fences_local) {
+            flaw->line = k->t[i].line;
+            snprintf(flaw->name, sizeof flaw->name, "%s", k->t[i + 2].text);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int rules_find_flaw(const char *text, enum rules_flaw_kind kind, struct rules_flaw *flaw)
+{
+    static int (*const finders[])(const struct tokens *, struct rules_flaw *) = {
+        [RULES_FLAW_UNINITIALISED] = find_uninitialised,
+        [RULES_FLAW_EARLY_RETURN] = find_early_return,
+        [RULES_FLAW_GLOBAL_FENCE] = find_global_fence,
+    };
+    struct tokens *k = calloc(1, sizeof *k);
+    int found = 0;
+    memset(flaw, 0, sizeof *flaw);
+    if (k && (k->t = calloc(MAX_TOKENS, sizeof *k->t)) && tokenise(text, k) == 0)
+        found = finders[kind](k, flaw);
+    if (k)
+        free(k->t);
+    free(k);
+    return found;
+}

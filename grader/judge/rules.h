@@ -17,4 +17,20 @@ int rules_check(enum rules_kind kind, const char *path, const char *text, char *
    passes, since the build then reports it. */
 int rules_check_file(enum rules_kind kind, const char *real, const char *path, char *why, size_t size);
 
+/* Flaws a kernel's source can show, to name the cause of a failure the judges saw. */
+enum rules_flaw_kind {
+    RULES_FLAW_UNINITIALISED, /* a private scalar read by += before it is ever set */
+    RULES_FLAW_EARLY_RETURN,  /* a return before a barrier */
+    RULES_FLAW_GLOBAL_FENCE   /* a barrier without CLK_LOCAL_MEM_FENCE where local memory is shared */
+};
+
+struct rules_flaw {
+    int line;       /* the declaration, the return, the barrier */
+    int other_line; /* the first +=, the barrier after the return */
+    char name[64];  /* the variable, or the barrier's first flag */
+};
+
+/* Looks for a flaw of kind in a kernel's text; returns 1 and fills flaw when found, else 0. */
+int rules_find_flaw(const char *text, enum rules_flaw_kind kind, struct rules_flaw *flaw);
+
 #endif

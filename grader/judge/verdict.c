@@ -1,6 +1,8 @@
 #include "judge/verdict.h"
 
+#include "files.h"
 #include "judge/mismatch.h"
+#include "judge/rules.h"
 #include "text.h"
 
 #include <stdio.h>
@@ -149,8 +151,8 @@ static void tally_pass(struct tally *t, const struct grading *g, size_t index, c
 }
 
 /* Adds a tally as a test; ok and failed are formats taking the case counts; extra follows the first line. */
-static void report_tally(struct grade_lab_result *result, const char *name, double points, const struct tally *t,
-                         const char *ok, const char *failed, const char *extra)
+static void report_tally(const struct grading *g, struct grade_lab_result *result, const char *name, double points,
+                         const struct tally *t, const char *ok, const char *failed, const char *extra)
 {
     size_t size = 2 * DETAIL_SIZE + 512;
     char *reason = malloc(size);
@@ -158,8 +160,10 @@ static void report_tally(struct grade_lab_result *result, const char *name, doub
         return;
     if (t->cases == 0 && extra[0])
         snprintf(reason, size, "no case counts: %s", extra + 1), extra = "";
-    else if (t->cases == 0)
+    else if (t->cases == 0 && g->cli->only_case >= 0)
         snprintf(reason, size, "not run: --case selects a case of another test");
+    else if (t->cases == 0)
+        snprintf(reason, size, "no case counts: every case of this test was set aside (see the exact cases)");
     else if (t->failed == 0 && t->unearned)
         snprintf(reason, size, "no unsafe access, but %d of %d cases compute wrong values, and memory safety "
                  "counts only where the values are right", t->unearned, t->cases);
@@ -422,7 +426,7 @@ static int find_stop(const struct grade_lab_spec *lab, const struct case_log *de
         lab->family->describe(c, description, sizeof description);
         snprintf(text, size, "the kernel %s in case %ld of %zu (%s)%s", how, stopped_at + 1,
                  device->count, description,
-                 log && log->stopped_at < 0 && !strncmp(how, "did not finish", 14)
+                 reference_finished(ref) && !strncmp(how, "did not finish", 14)
                      ? "\nunder the reference judge every small case finished: the kernel is far too slow rather than "
                        "endless (does each work-item do only its share of the work?)"
                      : "");
@@ -459,6 +463,69 @@ static void report_stop(const struct grade_lab_spec *lab, int first, const char 
                    t == GRADE_TEST_MEMORY && ref && ref->findings ? note + 1 : reason);
 }
 
+/* A cause that the kernel's source shows for what the judges saw, named in the report and as a key. */
+struct diagnosis {
+    const char *cause; /* VERDICT_CAUSE_..., or NULL */
+    char text[768];
+};
+
+/* Looks in the kernel's source for the cause of a failure: a private accumulator never set (values wrong
+   somewhere, or an uninitialised value found), a return before a barrier (a divergent barrier), a barrier that
+   does not fence local memory (a race on local memory). */
+static void diagnose(const struct grading *g, const struct grade_lab_spec *lab, const struct reference *ref,
+                     int wrong_somewhere, struct diagnosis *d)
+{
+    char path[PATH_MAX + 160];
+    const char *found = ref && ref->ran ? ref->findings_text : "";
+    struct rules_flaw flaw;
+    char *text;
+    d->cause = NULL;
+    d->text[0] = '\0';
+    snprintf(path, sizeof path, "%s/%s/%s", g->source_dir, lab->name, lab->kernel_file);
+    if (!(text = clk_file_exists(path) ? clk_read_text(path, NULL) : NULL))
+        return;
+    if ((wrong_somewhere || strstr(found, "Uninitialized")) && rules_find_flaw(text, RULES_FLAW_UNINITIALISED, &flaw)) {
+        d->cause = VERDICT_CAUSE_UNINITIALISED;
+        snprintf(d->text, sizeof d->text, "\n%.300s:%d: the private variable '%s' is never set before '%s +=' (line "
+                 "%d) reads it: it starts undefined (Oclgrind happens to read 0, a device whatever its register "
+                 "held); start it at 0", path, flaw.line, flaw.name, flaw.name, flaw.other_line);
+    } else if (strstr(found, "divergence") && rules_find_flaw(text, RULES_FLAW_EARLY_RETURN, &flaw)) {
+        d->cause = VERDICT_CAUSE_EARLY_RETURN;
+        snprintf(d->text, sizeof d->text, "\n%.300s:%d: this 'return' comes before the barrier at line %d: the "
+                 "work-items that return never reach it, while the rest of the group waits there (skip the work, "
+                 "not the barrier: every work-item must reach each barrier)", path, flaw.line, flaw.other_line);
+    } else if (strstr(found, "data race on local memory") &&
+               rules_find_flaw(text, RULES_FLAW_GLOBAL_FENCE, &flaw)) {
+        d->cause = VERDICT_CAUSE_WRONG_FENCE;
+        snprintf(d->text, sizeof d->text, "\n%.300s:%d: this barrier fences %s only, but the work-items share "
+                 "local memory: the barrier is there, its flag is wrong (use CLK_LOCAL_MEM_FENCE)", path, flaw.line,
+                 flaw.name);
+    }
+    free(text);
+}
+
+/* Names the cause on every correctness test that failed: the source's, else a failed case's own. */
+static void name_cause(struct grade_lab_result *result, const struct diagnosis *d)
+{
+    for (int t = 0; d->cause && t < result->test_count; t++)
+        if (!result->tests[t].passed && (!strcmp(result->tests[t].name, "exact cases") ||
+                                          !strcmp(result->tests[t].name, "real cases") ||
+                                          !strcmp(result->tests[t].name, "memory safety")))
+            snprintf(result->tests[t].cause, sizeof result->tests[t].cause, "%s", d->cause);
+}
+
+/* Whether the device or the reference judge computed a case wrong. */
+static int wrong_somewhere(const struct case_log *device, const struct reference *ref)
+{
+    for (size_t i = 0; i < device->count; i++)
+        if (device->ran[i] && !device->verdicts[i].values_ok)
+            return 1;
+    for (size_t i = 0; ref && ref->ran && i < ref->log->count; i++)
+        if (ref->log->ran[i] && !ref->log->verdicts[i].values_ok)
+            return 1;
+    return 0;
+}
+
 /* The key the exact or real test names as the cause of a disagreement between the judges ("" for none). */
 static void set_cause(struct grade_lab_result *result, const char *cause)
 {
@@ -476,17 +543,23 @@ void verdict_cases(const struct grading *g, const struct grade_lab_spec *lab, ui
     int stopped_in = find_stop(lab, device, ref, stop, sizeof stop);
     int slow_in = slow_note(lab, device, ref, slow, sizeof slow);
     const char *cause;
+    static struct diagnosis d;
+    diagnose(g, lab, ref, wrong_somewhere(device, ref), &d);
+    if (d.cause && !strcmp(d.cause, VERDICT_CAUSE_UNINITIALISED))
+        unoptimised = NULL; /* undefined behaviour: built either way, the device is no compiler's victim */
     memset(tallies, 0, sizeof tallies);
     compare_runs(device, ref, unoptimised, &a);
     tally_cases(g, lab, seed, device, ref, unoptimised, &a, tallies);
     suspect_note(g, device, seed, &a, suspect, sizeof suspect);
     cause = a.still_wrong ? VERDICT_CAUSE_DISAGREES : a.miscompiled ? VERDICT_CAUSE_MISCOMPILED : "";
+    clk_append(stop, sizeof stop, "%s", d.text);
     if (stopped_in == GRADE_TEST_EXACT) {
         report_stop(lab, stopped_in, stop, ref, result);
+        name_cause(result, &d);
         return;
     }
-    snprintf(extra, sizeof extra, "%s%s", suspect, slow_in == GRADE_TEST_EXACT ? slow : "");
-    report_tally(result, "exact cases", lab->points.exact, &tallies[0],
+    snprintf(extra, sizeof extra, "%s%s%s", d.text, suspect, slow_in == GRADE_TEST_EXACT ? slow : "");
+    report_tally(g, result, "exact cases", lab->points.exact, &tallies[0],
                  a.miscompiled ? "all %d exact cases right (under Oclgrind, and on the device once its compiler's "
                                  "optimisation is ruled out)"
                                : "all %d exact cases right",
@@ -496,22 +569,24 @@ void verdict_cases(const struct grading *g, const struct grade_lab_spec *lab, ui
     set_cause(result, cause);
     if (stopped_in >= 0) {
         report_stop(lab, stopped_in, stop, ref, result);
+        name_cause(result, &d);
         return;
     }
     snprintf(extra, sizeof extra, "%s%s", tallies[0].failed && !a.racy ? "" : suspect,
              slow_in == GRADE_TEST_REAL ? slow : "");
-    report_tally(result, "real cases", lab->points.real, &tallies[1], "all %d real cases within tolerance",
+    report_tally(g, result, "real cases", lab->points.real, &tallies[1], "all %d real cases within tolerance",
                  "%d of %d real cases wrong", extra);
     if (slow_in == GRADE_TEST_REAL && result->test_count > 0)
         result->tests[result->test_count - 1].noted = 1;
     reference_note(lab, ref, note, sizeof note);
     if (ref && ref->ran && ref->findings > 0) {
+        clk_append(note, sizeof note, "%s", d.text);
         result_add(result, "memory safety", 0, lab->points.memory, 0, note + 1);
-        return;
-    }
-    report_tally(result, "memory safety", lab->points.memory, &tallies[2],
-                 "no write outside the buffers and no input changed in %d cases",
-                 "%d of %d cases wrote outside a buffer or changed an input", note);
+    } else
+        report_tally(g, result, "memory safety", lab->points.memory, &tallies[2],
+                     "no write outside the buffers and no input changed in %d cases",
+                     "%d of %d cases wrote outside a buffer or changed an input", note);
+    name_cause(result, &d);
 }
 
 int verdict_correct(const struct grade_lab_result *result)

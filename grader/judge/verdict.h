@@ -16,6 +16,11 @@
 /* The causes the exact test names when the judges disagree (grade_test.cause). */
 #define VERDICT_CAUSE_MISCOMPILED "miscompiled"     /* right without optimisation: the device's compiler */
 #define VERDICT_CAUSE_DISAGREES "device-disagrees"  /* wrong on the device, built either way: the kernel */
+/* The causes the kernel's source shows (rules_find_flaw), named on each failed correctness test. */
+#define VERDICT_CAUSE_UNINITIALISED "uninitialised-private"
+#define VERDICT_CAUSE_EARLY_RETURN "return-before-barrier"
+#define VERDICT_CAUSE_WRONG_FENCE "wrong-fence"
+#define VERDICT_CAUSE_OUT_OF_BOUNDS_READ "out-of-bounds-read"
 
 /* The reference judge's verdict on case c (the two runs may list different cases: a device that cannot launch a
    tile leaves its cases out), or NULL when it did not run it. */
