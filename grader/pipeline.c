@@ -183,7 +183,7 @@ static int grade_lab(struct grading *g, const struct grade_lab_spec *lab, uint64
             reference_beside(g, lab, seed, b);
         recheck_run(g, lab, seed, &device, &b->ref, &unoptimised);
         verdict_cases(g, lab, seed, &device, &b->ref, &unoptimised, result);
-        technique_test(lab, &b->ref, verdict_correct(result), result);
+        technique_test(lab, &b->ref, verdict_correct(result), g->device_is_gpu, result);
         if (!verdict_correct(result))
             withdraw_speed(lab, result);
         if (host <= 0 && g->cli->only_case < 0)

@@ -514,6 +514,15 @@ static void name_cause(struct grade_lab_result *result, const struct diagnosis *
             snprintf(result->tests[t].cause, sizeof result->tests[t].cause, "%s", d->cause);
 }
 
+/* The cause a wrong case's values name themselves (a read outside the inputs), or NULL. */
+static const char *case_cause(const struct case_log *device)
+{
+    for (size_t i = 0; i < device->count; i++)
+        if (device->ran[i] && !device->verdicts[i].values_ok && device->verdicts[i].cause)
+            return device->verdicts[i].cause;
+    return NULL;
+}
+
 /* Whether the device or the reference judge computed a case wrong. */
 static int wrong_somewhere(const struct case_log *device, const struct reference *ref)
 {
@@ -545,6 +554,9 @@ void verdict_cases(const struct grading *g, const struct grade_lab_spec *lab, ui
     const char *cause;
     static struct diagnosis d;
     diagnose(g, lab, ref, wrong_somewhere(device, ref), &d);
+    if (!d.cause && (d.cause = case_cause(device)) != NULL)
+        snprintf(d.text, sizeof d.text, "\non the device, the NaN that the grader puts around the inputs reached the "
+                 "result: the kernel reads outside its inputs");
     if (d.cause && !strcmp(d.cause, VERDICT_CAUSE_UNINITIALISED))
         unoptimised = NULL; /* undefined behaviour: built either way, the device is no compiler's victim */
     memset(tallies, 0, sizeof tallies);
@@ -552,6 +564,12 @@ void verdict_cases(const struct grading *g, const struct grade_lab_spec *lab, ui
     tally_cases(g, lab, seed, device, ref, unoptimised, &a, tallies);
     suspect_note(g, device, seed, &a, suspect, sizeof suspect);
     cause = a.still_wrong ? VERDICT_CAUSE_DISAGREES : a.miscompiled ? VERDICT_CAUSE_MISCOMPILED : "";
+    if (stopped_in < 0 && d.cause && !strcmp(d.cause, VERDICT_CAUSE_UNINITIALISED)) {
+        /* What the kernel computes is undefined: luck on one device, 0 under the simulator. */
+        snprintf(stop, sizeof stop, "the kernel's results are undefined: it reads a private variable before "
+                 "setting it");
+        stopped_in = GRADE_TEST_EXACT;
+    }
     clk_append(stop, sizeof stop, "%s", d.text);
     if (stopped_in == GRADE_TEST_EXACT) {
         report_stop(lab, stopped_in, stop, ref, result);

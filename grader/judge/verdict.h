@@ -20,7 +20,7 @@
 #define VERDICT_CAUSE_UNINITIALISED "uninitialised-private"
 #define VERDICT_CAUSE_EARLY_RETURN "return-before-barrier"
 #define VERDICT_CAUSE_WRONG_FENCE "wrong-fence"
-#define VERDICT_CAUSE_OUT_OF_BOUNDS_READ "out-of-bounds-read"
+#define VERDICT_CAUSE_OUT_OF_BOUNDS_READ COMPARE_CAUSE_OUT_OF_BOUNDS_READ /* a wrong case's own pattern */
 
 /* The reference judge's verdict on case c (the two runs may list different cases: a device that cannot launch a
    tile leaves its cases out), or NULL when it did not run it. */
