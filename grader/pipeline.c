@@ -139,7 +139,7 @@ static void withdraw_speed(const struct grade_lab_spec *lab, struct grade_lab_re
     for (int t = 0; name && t < result->test_count; t++) {
         struct grade_test *test = &result->tests[t];
         char *reason = strdup("not reported: the kernel fails a correctness test above (its cases looked right on "
-                              "the device alone; the reference judge's verdict stands)");
+                              "the device alone; a kernel must be right under the reference judge too)");
         if (strcmp(test->name, name) != 0 || !test->reason || !strncmp(test->reason, "not ", 4) || !reason) {
             free(reason);
             continue;
