@@ -542,68 +542,77 @@ static void set_cause(struct grade_lab_result *result, const char *cause)
         snprintf(result->tests[result->test_count - 1].cause, sizeof result->tests[0].cause, "%s", cause);
 }
 
+/* The cause of the failure, from the kernel's source or a wrong case's own pattern; an uninitialised private
+   variable makes every result undefined, which stops the cases (stopped_in, stop). */
+static void find_cause(const struct grading *g, const struct grade_lab_spec *lab, const struct case_log *device,
+                       const struct reference *ref, struct diagnosis *d, int *stopped_in, char *stop, size_t size)
+{
+    diagnose(g, lab, ref, wrong_somewhere(device, ref), d);
+    if (!d->cause && (d->cause = case_cause(device)) != NULL)
+        snprintf(d->text, sizeof d->text, "\non the device, the NaN that the grader puts around the inputs reached "
+                 "the result: the kernel reads outside its inputs");
+    if (*stopped_in < 0 && d->cause && !strcmp(d->cause, VERDICT_CAUSE_UNINITIALISED)) {
+        /* What the kernel computes is undefined: luck on one device, 0 under the simulator. */
+        snprintf(stop, size, "the kernel's results are undefined: it reads a private variable before setting it");
+        *stopped_in = GRADE_TEST_EXACT;
+    }
+    clk_append(stop, size, "%s", d->text);
+}
+
+/* The memory-safety test: the reference judge's findings, else the tally of the device's cases. */
+static void report_memory(const struct grading *g, const struct grade_lab_spec *lab, const struct reference *ref,
+                          const struct tally *memory, const struct diagnosis *d, struct grade_lab_result *result)
+{
+    static char note[9000];
+    reference_note(lab, ref, note, sizeof note);
+    if (ref && ref->ran && ref->findings > 0) {
+        clk_append(note, sizeof note, "%s", d->text);
+        result_add(result, "memory safety", 0, lab->points.memory, 0, note + 1);
+    } else
+        report_tally(g, result, "memory safety", lab->points.memory, memory,
+                     "no write outside the buffers and no input changed in %d cases",
+                     "%d of %d cases wrote outside a buffer or changed an input", note);
+}
+
 void verdict_cases(const struct grading *g, const struct grade_lab_spec *lab, uint64_t seed,
                    const struct case_log *device, const struct reference *ref, const struct case_log *unoptimised,
                    struct grade_lab_result *result)
 {
     static struct tally tallies[3];
-    static char suspect[2048], note[9000], stop[1024], slow[1024], extra[3072];
+    static struct diagnosis d;
+    static char suspect[2048], stop[2048], slow[1024], extra[3072];
     struct agreement a;
     int stopped_in = find_stop(lab, device, ref, stop, sizeof stop);
     int slow_in = slow_note(lab, device, ref, slow, sizeof slow);
-    const char *cause;
-    static struct diagnosis d;
-    diagnose(g, lab, ref, wrong_somewhere(device, ref), &d);
-    if (!d.cause && (d.cause = case_cause(device)) != NULL)
-        snprintf(d.text, sizeof d.text, "\non the device, the NaN that the grader puts around the inputs reached the "
-                 "result: the kernel reads outside its inputs");
+    find_cause(g, lab, device, ref, &d, &stopped_in, stop, sizeof stop);
     if (d.cause && !strcmp(d.cause, VERDICT_CAUSE_UNINITIALISED))
         unoptimised = NULL; /* undefined behaviour: built either way, the device is no compiler's victim */
     memset(tallies, 0, sizeof tallies);
     compare_runs(device, ref, unoptimised, &a);
     tally_cases(g, lab, seed, device, ref, unoptimised, &a, tallies);
     suspect_note(g, device, seed, &a, suspect, sizeof suspect);
-    cause = a.still_wrong ? VERDICT_CAUSE_DISAGREES : a.miscompiled ? VERDICT_CAUSE_MISCOMPILED : "";
-    if (stopped_in < 0 && d.cause && !strcmp(d.cause, VERDICT_CAUSE_UNINITIALISED)) {
-        /* What the kernel computes is undefined: luck on one device, 0 under the simulator. */
-        snprintf(stop, sizeof stop, "the kernel's results are undefined: it reads a private variable before "
-                 "setting it");
-        stopped_in = GRADE_TEST_EXACT;
+    if (stopped_in != GRADE_TEST_EXACT) {
+        snprintf(extra, sizeof extra, "%s%s%s", d.text, suspect, slow_in == GRADE_TEST_EXACT ? slow : "");
+        report_tally(g, result, "exact cases", lab->points.exact, &tallies[0],
+                     a.miscompiled ? "all %d exact cases right (under Oclgrind, and on the device once its "
+                                     "compiler's optimisation is ruled out)"
+                                   : "all %d exact cases right",
+                     "%d of %d exact cases wrong", extra);
+        if ((a.device_wrong || slow_in == GRADE_TEST_EXACT) && result->test_count > 0)
+            result->tests[result->test_count - 1].noted = 1;
+        set_cause(result, a.still_wrong ? VERDICT_CAUSE_DISAGREES : a.miscompiled ? VERDICT_CAUSE_MISCOMPILED : "");
     }
-    clk_append(stop, sizeof stop, "%s", d.text);
-    if (stopped_in == GRADE_TEST_EXACT) {
-        report_stop(lab, stopped_in, stop, ref, result);
-        name_cause(result, &d);
-        return;
-    }
-    snprintf(extra, sizeof extra, "%s%s%s", d.text, suspect, slow_in == GRADE_TEST_EXACT ? slow : "");
-    report_tally(g, result, "exact cases", lab->points.exact, &tallies[0],
-                 a.miscompiled ? "all %d exact cases right (under Oclgrind, and on the device once its compiler's "
-                                 "optimisation is ruled out)"
-                               : "all %d exact cases right",
-                 "%d of %d exact cases wrong", extra);
-    if ((a.device_wrong || slow_in == GRADE_TEST_EXACT) && result->test_count > 0)
-        result->tests[result->test_count - 1].noted = 1;
-    set_cause(result, cause);
     if (stopped_in >= 0) {
         report_stop(lab, stopped_in, stop, ref, result);
-        name_cause(result, &d);
-        return;
+    } else {
+        snprintf(extra, sizeof extra, "%s%s", tallies[0].failed && !a.racy ? "" : suspect,
+                 slow_in == GRADE_TEST_REAL ? slow : "");
+        report_tally(g, result, "real cases", lab->points.real, &tallies[1], "all %d real cases within tolerance",
+                     "%d of %d real cases wrong", extra);
+        if (slow_in == GRADE_TEST_REAL && result->test_count > 0)
+            result->tests[result->test_count - 1].noted = 1;
+        report_memory(g, lab, ref, &tallies[2], &d, result);
     }
-    snprintf(extra, sizeof extra, "%s%s", tallies[0].failed && !a.racy ? "" : suspect,
-             slow_in == GRADE_TEST_REAL ? slow : "");
-    report_tally(g, result, "real cases", lab->points.real, &tallies[1], "all %d real cases within tolerance",
-                 "%d of %d real cases wrong", extra);
-    if (slow_in == GRADE_TEST_REAL && result->test_count > 0)
-        result->tests[result->test_count - 1].noted = 1;
-    reference_note(lab, ref, note, sizeof note);
-    if (ref && ref->ran && ref->findings > 0) {
-        clk_append(note, sizeof note, "%s", d.text);
-        result_add(result, "memory safety", 0, lab->points.memory, 0, note + 1);
-    } else
-        report_tally(g, result, "memory safety", lab->points.memory, &tallies[2],
-                     "no write outside the buffers and no input changed in %d cases",
-                     "%d of %d cases wrote outside a buffer or changed an input", note);
     name_cause(result, &d);
 }
 
