@@ -63,6 +63,11 @@ static const struct {
     {"__kernel void k(__global const float *restrict a, __global ulong *o) { o[0] = (unsigned long)a; }", 0, 1},
     {"__kernel void k(__global float *a) { __local float t[16]; a[0] = (ulong)t; }", 0, 1},
     {"#define ADDR(p) ((ulong)(p))\n__kernel void k(__global float *a, __global ulong *o) { o[0] = ADDR(a); }", 0, 1},
+    {"#define ADDR(p) \\\n ((ulong)(p))\n__kernel void k(__global float *a, __global ulong *o) { o[0] = ADDR(a); }", 0,
+     1},
+    /* A macro's parameter holds an address only inside its #define: the same name elsewhere is a value. */
+    {"#define IDX(r, c) ((r) * 16 + (c))\n__kernel void k(__global float *a) { int r = 3; a[IDX(r, 1)] = (int)r; }", 1,
+     1},
     /* Casts of values, not addresses, are fine. */
     {"__kernel void k(__global float *a, __global int *o) { o[0] = (int)a[0] + (int)(*a) + (int)get_global_id(0); }", 1,
      1},

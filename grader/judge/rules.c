@@ -3,6 +3,7 @@
 #include "files.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,6 +142,7 @@ static int punctuation(struct scan *s, const char *path, char *why, size_t size)
 
 #define MAX_TOKENS 65536
 #define MAX_POINTERS 512
+#define MACRO_OPEN (INT_MAX - 1) /* a #define's parameter, until its line ends */
 
 struct token {
     char text[64]; /* an identifier's or a punctuator's spelling (line splices removed), "" for other tokens */
@@ -148,11 +150,17 @@ struct token {
     int line;
 };
 
+/* A name that holds an address, and the lines where it does (a macro's parameter: its #define's lines). */
+struct pointer {
+    char name[64];
+    int first_line, last_line;
+};
+
 /* The tokens of a kernel, and the names that hold an address: pointers, arrays, macro parameters. */
 struct tokens {
     struct token *t;
     int count;
-    char pointers[MAX_POINTERS][64];
+    struct pointer pointers[MAX_POINTERS];
     int pointer_count;
 };
 
@@ -226,16 +234,23 @@ static int is(const struct tokens *k, int i, const char *text)
     return i >= 0 && i < k->count && !strcmp(k->t[i].text, text);
 }
 
-static void add_pointer(struct tokens *k, const char *name)
+/* Adds a name that holds an address from first_line to last_line. */
+static void add_pointer(struct tokens *k, const char *name, int first_line, int last_line)
 {
-    if (k->pointer_count < MAX_POINTERS)
-        snprintf(k->pointers[k->pointer_count++], sizeof k->pointers[0], "%s", name);
+    struct pointer *p = &k->pointers[k->pointer_count];
+    if (k->pointer_count >= MAX_POINTERS)
+        return;
+    k->pointer_count++;
+    snprintf(p->name, sizeof p->name, "%s", name);
+    p->first_line = first_line;
+    p->last_line = last_line;
 }
 
 static int pointer_name(const struct tokens *k, int i)
 {
     for (int p = 0; i >= 0 && i < k->count && k->t[i].kind == 'i' && p < k->pointer_count; p++)
-        if (!strcmp(k->pointers[p], k->t[i].text))
+        if (!strcmp(k->pointers[p].name, k->t[i].text) && k->t[i].line >= k->pointers[p].first_line &&
+            k->t[i].line <= k->pointers[p].last_line)
             return 1;
     return 0;
 }
@@ -250,9 +265,9 @@ static void find_pointers(struct tokens *k)
             while (j + 1 < k->count && (is(k, j + 1, "*") || type_word(&k->t[j + 1])))
                 j++;
             if (j + 1 < k->count && k->t[j + 1].kind == 'i')
-                add_pointer(k, k->t[j + 1].text);
+                add_pointer(k, k->t[j + 1].text, 0, INT_MAX);
         } else if (k->t[i].kind == 'i' && type_word(&k->t[i - 1]) && is(k, i + 1, "["))
-            add_pointer(k, k->t[i].text);
+            add_pointer(k, k->t[i].text, 0, INT_MAX);
     }
 }
 
@@ -311,7 +326,7 @@ static void token_directive(struct scan *s, struct tokens *k)
     while (*s->p && *s->p != ')' && *s->p != '\n') {
         if (isalpha((unsigned char)*s->p) || *s->p == '_') {
             read_identifier(s, name, sizeof name);
-            add_pointer(k, name);
+            add_pointer(k, name, s->line, MACRO_OPEN);
         } else if (!splice(s))
             s->p++;
     }
@@ -356,6 +371,9 @@ static int tokenise(const char *text, struct tokens *k)
         if (splice(&s))
             continue;
         if (*s.p == '\n') {
+            for (int p = 0; p < k->pointer_count; p++) /* a #define's parameters end with its line */
+                if (k->pointers[p].last_line == MACRO_OPEN)
+                    k->pointers[p].last_line = s.line;
             s.line++, s.line_start = 1, s.p++;
             continue;
         }
