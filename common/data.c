@@ -15,16 +15,19 @@ static uint64_t stream_state(uint64_t seed, unsigned stream)
     return state;
 }
 
-/* 2^-6 to 2^6. */
-static const float powers_of_two[13] = {0.015625f, 0.03125f, 0.0625f, 0.125f, 0.25f, 0.5f, 1.0f,
-                                        2.0f,      4.0f,     8.0f,    16.0f,  32.0f, 64.0f};
+/* 2^-6 to 2^12: large enough that a kernel clamping its inputs (to +-64, say) changes them, small enough that a
+   product summed over the largest K stays far inside a float's range, where every family's bound is relative. */
+#define POWERS 19
+static const float powers_of_two[POWERS] = {0.015625f, 0.03125f, 0.0625f, 0.125f, 0.25f,  0.5f,   1.0f,
+                                            2.0f,      4.0f,     8.0f,    16.0f,  32.0f,  64.0f,  128.0f,
+                                            256.0f,    512.0f,   1024.0f, 2048.0f, 4096.0f};
 
 static float real_from_bits(uint64_t bits)
 {
     /* The top 24 bits make a float in [0, 1) exactly. */
     float unit = (float)(bits >> 40) * (1.0f / 16777216.0f);
     /* Scaling by a power of two is exact: the spread tests indices and clamps, not rounding. */
-    return (2.0f * unit - 1.0f) * powers_of_two[bits % 13u];
+    return (2.0f * unit - 1.0f) * powers_of_two[bits % POWERS];
 }
 
 void clk_fill_real(float *values, size_t count, uint64_t seed, unsigned stream)

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Fills values with reals of both signs and magnitudes from 2^-6 to 2^6 (a uniform value in [-1, 1) times a
+/* Fills values with reals of both signs and magnitudes from 2^-6 to 2^12 (a uniform value in [-1, 1) times a
    random power of two), from (seed, stream); each stream is an independent sequence. */
 void clk_fill_real(float *values, size_t count, uint64_t seed, unsigned stream);
 

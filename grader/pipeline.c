@@ -2,6 +2,7 @@
 
 #include "judge/devicerun.h"
 #include "judge/hostprog.h"
+#include "judge/recheck.h"
 #include "judge/registry.h"
 #include "judge/runlab.h"
 #include "judge/sanitize.h"
@@ -138,7 +139,7 @@ static void withdraw_speed(const struct grade_lab_spec *lab, struct grade_lab_re
     for (int t = 0; name && t < result->test_count; t++) {
         struct grade_test *test = &result->tests[t];
         char *reason = strdup("not reported: the kernel fails a correctness test above (its cases looked right on "
-                              "the device alone; the reference judge's verdict stands)");
+                              "the device alone; a kernel must be right under the reference judge too)");
         if (strcmp(test->name, name) != 0 || !test->reason || !strncmp(test->reason, "not ", 4) || !reason) {
             free(reason);
             continue;
@@ -156,7 +157,7 @@ static void withdraw_speed(const struct grade_lab_spec *lab, struct grade_lab_re
 static int grade_lab(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed,
                      struct grade_lab_result *result)
 {
-    static struct case_log device;
+    static struct case_log device, unoptimised;
     struct beside *b = mmap(NULL, sizeof *b, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     int built, beside = b != MAP_FAILED && sysconf(_SC_NPROCESSORS_ONLN) >= BESIDE_CORES;
     pid_t reference = -1, host = -1;
@@ -180,8 +181,9 @@ static int grade_lab(struct grading *g, const struct grade_lab_spec *lab, uint64
     if (built == 1) {
         if (reference <= 0)
             reference_beside(g, lab, seed, b);
-        verdict_cases(g, lab, seed, &device, &b->ref, result);
-        technique_test(lab, &b->ref, verdict_correct(result), result);
+        recheck_run(g, lab, seed, &device, &b->ref, &unoptimised);
+        verdict_cases(g, lab, seed, &device, &b->ref, &unoptimised, result);
+        technique_test(lab, &b->ref, verdict_correct(result), g->device_is_gpu, result);
         if (!verdict_correct(result))
             withdraw_speed(lab, result);
         if (host <= 0 && g->cli->only_case < 0)

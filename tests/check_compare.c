@@ -171,6 +171,25 @@ START_TEST(integer_results_are_compared_as_integers)
 }
 END_TEST
 
+/* A NaN that carries the bits the grader put around an input (quietened by the arithmetic) is a read outside
+   that input, not an output read before it was set; any other NaN names no such cause. */
+START_TEST(a_nan_from_around_an_input_is_a_read_outside)
+{
+    float values[4] = {1, 2, 3, 4};
+    double want[4] = {1, 2, 3, 4}, bounds[4] = {0, 0, 0, 0};
+    uint32_t guard = 0x7fa01234u, quiet = guard | 0x00400000u, other = 0x7fc01234u;
+    struct compare_shape shape = {.count = 4, .around_inputs = {0x7fa0abcdu, guard}};
+    struct compare_summary summary;
+    memcpy(&values[2], &quiet, sizeof quiet);
+    compare_result(values, want, bounds, &shape, &summary);
+    ck_assert_ptr_nonnull(summary.cause);
+    ck_assert_str_eq(summary.cause, COMPARE_CAUSE_OUT_OF_BOUNDS_READ);
+    memcpy(&values[2], &other, sizeof other);
+    compare_result(values, want, bounds, &shape, &summary);
+    ck_assert_ptr_null(summary.cause);
+}
+END_TEST
+
 Suite *compare_suite(void)
 {
     Suite *s = suite_create("compare");
@@ -188,6 +207,7 @@ Suite *compare_suite(void)
     tcase_add_test(tc, format_lists_first_wrong_elements);
     tcase_add_test(tc, tolerance_is_respected);
     tcase_add_test(tc, integer_results_are_compared_as_integers);
+    tcase_add_test(tc, a_nan_from_around_an_input_is_a_read_outside);
     suite_add_tcase(s, tc);
     return s;
 }

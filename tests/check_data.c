@@ -33,11 +33,11 @@ START_TEST(reals_fill_their_range)
     float low = 1.0f, high = -1.0f;
     clk_fill_real(a, N, 7, 0);
     for (int i = 0; i < N; i++) {
-        ck_assert(fabsf(a[i]) <= 64.0f);
+        ck_assert(fabsf(a[i]) <= 4096.0f);
         low = fminf(low, a[i]);
         high = fmaxf(high, a[i]);
     }
-    ck_assert(low < -32.0f && high > 32.0f); /* both signs, and magnitudes a clamp to +-4 would change */
+    ck_assert(low < -2048.0f && high > 2048.0f); /* both signs, and magnitudes a clamp to +-64 would change */
 }
 END_TEST
 

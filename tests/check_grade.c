@@ -1,6 +1,8 @@
 #include "suites.h"
 
 #include "judge/grading.h"
+#include "judge/registry.h"
+#include "judge/verdict.h"
 #include "timing.h"
 
 #include <signal.h>
@@ -78,7 +80,16 @@ static const struct {
        walking the block one sub-block at a time. */
     {"lab8/no-edge", "lab8", 0, 0, 0, 0},                  {"lab8/fixed-tile", "lab8", 0, 0, 0, 0},
     {"lab8/no-register-blocking", "lab8", 1, 1, 1, 0},     {"lab8/lab6-kernel", "lab8", 1, 1, 1, 0},
+    /* Kernels that tell the reference judge from a device (a version macro, an address's bits): refused by the
+       source rules, whatever either judge would compute. */
+    {"lab1/detects-oclgrind-version", "lab1", 0, 0, 0, -1}, {"lab1/detects-oclgrind-address", "lab1", 0, 0, 0, -1},
+    {"lab6/detects-oclgrind-version", "lab6", 0, 0, 0, 0},  {"lab6/detects-oclgrind-address", "lab6", 0, 0, 0, 0},
+    /* Undefined behaviour the device shows differently: never taken for the device's compiler's fault. */
+    {"lab6/uninitialised-accumulator", "lab6", 0, 0, 0, 0}, {"lab4/return-before-barrier", "lab4", 0, 0, 0, 0},
+    /* Right only while the inputs stay within +-64: the real cases reach 2^12. */
+    {"lab1/clamps-inputs", "lab1", 1, 0, 0, -1},
 };
+
 
 static int grade(const char *arguments, char **output)
 {
@@ -86,6 +97,91 @@ static int grade(const char *arguments, char **output)
     snprintf(command, sizeof command, "NO_COLOR=1 ./grade %s 2>&1", arguments);
     return run_in_kit(command, 240, output);
 }
+
+/* The verdict on one exact case of lab 1 that the device computed wrong and the reference judge right, with the
+   device's verdict once the kernel is built without optimisation: right (its compiler shown at fault: the points
+   stay) or wrong (the kernel is wrong on the device: they go). */
+static double exact_score_when_judges_disagree(int right_unoptimised, char *cause, size_t size)
+{
+    static struct case_log device, reference_log, unoptimised;
+    static struct reference ref;
+    static struct cli cli;
+    static struct grading g;
+    struct grade_lab_result result;
+    const struct grade_lab_spec *lab = registry_find("lab1");
+    struct grade_case c = {.data = GRADE_EXACT, .dims = {16}, .local = {16, 1}};
+    double score = -1.0;
+    memset(&result, 0, sizeof result);
+    g.cli = &cli;
+    cli.only_case = -1;
+    snprintf(g.source_dir, sizeof g.source_dir, "/nonexistent");
+    for (struct case_log *log = &device; log; log = log == &device ? &reference_log : log == &reference_log
+                                                                   ? &unoptimised : NULL) {
+        memset(log, 0, sizeof *log);
+        log->count = 1;
+        log->cases[0] = c;
+        log->ran[0] = 1;
+        log->stopped_at = log->slow_at = -1;
+        log->verdicts[0].memory_ok = 1;
+    }
+    snprintf(device.verdicts[0].values, sizeof device.verdicts[0].values, "1 of 16 elements wrong");
+    reference_log.verdicts[0].values_ok = 1;
+    unoptimised.verdicts[0].values_ok = right_unoptimised;
+    ref.ran = 1;
+    ref.log = &reference_log;
+    verdict_cases(&g, lab, 1, &device, &ref, &unoptimised, &result);
+    for (int t = 0; t < result.test_count; t++)
+        if (!strcmp(result.tests[t].name, "exact cases")) {
+            score = result.tests[t].score;
+            snprintf(cause, size, "%s", result.tests[t].cause);
+        }
+    result_free(&result);
+    return score;
+}
+
+START_TEST(both_judges_must_agree)
+{
+    char cause[64];
+    const struct grade_lab_spec *lab = registry_find("lab1");
+    ck_assert_double_eq(exact_score_when_judges_disagree(1, cause, sizeof cause), lab->points.exact);
+    ck_assert_str_eq(cause, VERDICT_CAUSE_MISCOMPILED);
+    ck_assert_double_eq(exact_score_when_judges_disagree(0, cause, sizeof cause), 0.0);
+    ck_assert_str_eq(cause, VERDICT_CAUSE_DISAGREES);
+}
+END_TEST
+
+/* The cause the report names, read from the JSON record (extra_data.cause of a test), not from its wording. */
+static const struct {
+    const char *fixture, *lab, *test, *cause;
+    int passed; /* the test passes (a miscompile shown keeps its points) */
+} causes[] = {
+    /* NVIDIA's reduce0 with a grid-stride load: PoCL 3.1 miscompiles it when optimising, and computes it right
+       with -cl-opt-disable. */
+    {"realworld/nv-reduce0", "lab4", "exact cases", "miscompiled", 1},
+    {"lab6/uninitialised-accumulator", "lab6", "exact cases", "uninitialised-private", 0},
+    {"lab4/return-before-barrier", "lab4", "exact cases", "return-before-barrier", 0},
+    {"lab6/global-fence", "lab6", "memory safety", "wrong-fence", 0},
+    {"lab6/reads-past-inputs", "lab6", "exact cases", "out-of-bounds-read", 0},
+};
+
+START_TEST(failure_names_its_cause)
+{
+    char arguments[512], *output, *json, command[512];
+    snprintf(arguments, sizeof arguments, "--quick --json build/check-cause.json --submission tests/fixtures/%s %s",
+             causes[_i].fixture, causes[_i].lab);
+    ck_assert_int_eq(grade(arguments, &output), 1);
+    snprintf(command, sizeof command, "/usr/bin/python3 -c 'import json; t = [t for t in json.load(open("
+             "\"build/check-cause.json\"))[\"tests\"] if t[\"name\"] == \"%s: %s\"][0]; "
+             "print(t.get(\"extra_data\", {}).get(\"cause\"), t[\"status\"])'", causes[_i].lab, causes[_i].test);
+    ck_assert_int_eq(run_in_kit(command, 30, &json), 0);
+    char expected[128];
+    snprintf(expected, sizeof expected, "%s %s\n", causes[_i].cause, causes[_i].passed ? "passed" : "failed");
+    ck_assert_msg(!strcmp(json, expected), "%s: expected '%s', got '%s'\n%s", causes[_i].fixture, expected, json,
+                  output);
+    free(json);
+    free(output);
+}
+END_TEST
 
 START_TEST(fixture_gets_its_verdict)
 {
@@ -357,6 +453,8 @@ Suite *grade_suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_loop_test(tc, fixture_gets_its_verdict, 0, (int)(sizeof fixtures / sizeof fixtures[0]));
     tcase_add_loop_test(tc, marked_kernel_gets_its_verdict, 0, (int)(sizeof marked / sizeof marked[0]));
+    tcase_add_test(tc, both_judges_must_agree);
+    tcase_add_loop_test(tc, failure_names_its_cause, 0, (int)(sizeof causes / sizeof causes[0]));
     tcase_add_test(tc, solutions_pass_every_lab);
     tcase_add_test(tc, stubs_score_nothing_and_fail_cleanly);
     tcase_add_test(tc, submission_of_one_lab_folder);

@@ -128,12 +128,48 @@ START_TEST(report_shows_the_figure)
 }
 END_TEST
 
+/* A technique Oclgrind counted must agree with the device's speed where a GPU profile separates the solution from
+   the baseline; a CPU device or a speed that was not measured leaves Oclgrind's counts to decide. */
+static const struct {
+    int gpu;
+    const char *metrics;
+    int passes;
+} speeds[] = {
+    {1, "size=2048;speedup=1.000;threshold=1.08", 0}, /* tiled under Oclgrind, naive on the GPU */
+    {1, "size=2048;speedup=1.180;threshold=1.08", 1},
+    {0, "size=2048;speedup=1.000;threshold=1.08", 1}, /* a CPU's speed decides nothing */
+    {1, "", 1},                                       /* not timed (--quick) */
+    {1, "size=2048;speedup=0.900;threshold=0.00", 1}, /* an informational profile */
+};
+
+START_TEST(device_speed_must_agree_on_a_gpu)
+{
+    const struct grade_lab_spec *lab = registry_find("lab6");
+    static struct reference ref;
+    static struct case_log log;
+    struct grade_lab_result result;
+    memset(&result, 0, sizeof result);
+    memset(&ref, 0, sizeof ref);
+    ref.ran = ref.counted = 1;
+    ref.log = &log;
+    ref.counts.global_loads = 4.0 * 32 * 32; /* within the budget of lab 6's technique case */
+    struct grade_test *speed = result_add(&result, labs_test_name(lab, GRADE_TEST_SPEED), 0, 0, 0, "timed");
+    snprintf(speed->metrics, sizeof speed->metrics, "%s", speeds[_i].metrics);
+    technique_test(lab, &ref, 1, speeds[_i].gpu, &result);
+    ck_assert_int_eq(result.test_count, 2);
+    ck_assert_msg(result.tests[1].passed == speeds[_i].passes, "%s: %s", speeds[_i].metrics, result.tests[1].reason);
+    ck_assert(result.tests[1].score == (speeds[_i].passes ? result.tests[1].max : 0.0));
+    result_free(&result);
+}
+END_TEST
+
 Suite *technique_suite(void)
 {
     Suite *s = suite_create("technique");
     TCase *unit = tcase_create("counts"), *end_to_end = tcase_create("oclgrind");
     tcase_add_test(unit, tile_reuse_budget);
     tcase_add_test(unit, group_partials_and_staging);
+    tcase_add_loop_test(unit, device_speed_must_agree_on_a_gpu, 0, (int)(sizeof speeds / sizeof speeds[0]));
     tcase_set_timeout(end_to_end, 1200);
     tcase_add_loop_test(end_to_end, technique_verdicts_are_deterministic, 0, (int)(sizeof runs / sizeof runs[0]));
     tcase_add_test(end_to_end, plugin_counts_known_strides);

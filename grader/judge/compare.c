@@ -157,12 +157,35 @@ static void describe_edges(size_t row, size_t col, const struct compare_shape *s
                "over the edge load zeros?)");
 }
 
+/* The input whose surrounding NaN a wrong element carries (a read outside that input, carried through the
+   arithmetic: a signalling NaN comes out quiet, its payload kept), or -1. */
+static int read_outside_input(const float *got, const double *expected, const double *bound,
+                              const struct compare_shape *s)
+{
+    for (size_t i = 0; s->type == COMPARE_FLOAT && i < s->count; i++) {
+        uint32_t bits;
+        if (!isnan(got[i]) || compare_right_at(got, s, i, expected[i], bound[i]))
+            continue;
+        memcpy(&bits, &got[i], sizeof bits);
+        for (int k = 0; k < COMPARE_MAX_INPUTS; k++)
+            if (s->around_inputs[k] && (bits | 0x00400000u) == (s->around_inputs[k] | 0x00400000u))
+                return k;
+    }
+    return -1;
+}
+
 static void find_pattern(const float *got, const double *expected, const double *bound,
                          const struct compare_shape *s, struct compare_summary *summary)
 {
+    int input = summary->other_nans > 0 ? read_outside_input(got, expected, bound, s) : -1;
     size_t first = summary->shown[0], row, col;
     double factor;
-    if (summary->never_written == s->count)
+    if (input >= 0) {
+        summary->cause = COMPARE_CAUSE_OUT_OF_BOUNDS_READ;
+        snprintf(summary->pattern, sizeof summary->pattern, "a wrong element carries the NaN that the grader puts "
+                 "around input %d: the kernel reads outside its inputs (check the bounds of every read: row, column "
+                 "and k all inside the matrix)", input + 1);
+    } else if (summary->never_written == s->count)
         snprintf(summary->pattern, sizeof summary->pattern, "the kernel wrote no element of the result, or only "
                  "added into it (+= on an output it never set keeps the grader's NaN poison): set it with =");
     else if (summary->other_nans == summary->wrong)

@@ -8,6 +8,11 @@
 /* Output buffers start filled with this NaN, so an element the kernel never wrote is recognised. */
 #define COMPARE_POISON_BITS 0x7fc0bad0u
 
+#define COMPARE_MAX_INPUTS 8
+
+/* Why a result is wrong, as a key (compare_summary.cause). */
+#define COMPARE_CAUSE_OUT_OF_BOUNDS_READ "out-of-bounds-read"
+
 /* What the 4-byte words of a buffer hold (a kernel's __global float *, int * or uint *). */
 enum compare_type { COMPARE_FLOAT, COMPARE_INT, COMPARE_UINT };
 
@@ -19,6 +24,7 @@ struct compare_shape {
     size_t cols;
     size_t block;     /* 1-D: elements per work-group, 0 when it does not apply */
     size_t grid;      /* 1-D: work-items in the grid, 0 when it does not apply */
+    uint32_t around_inputs[COMPARE_MAX_INPUTS]; /* the NaN bits the grader puts around each input (0: none) */
 };
 
 #define COMPARE_SHOWN 5
@@ -30,6 +36,7 @@ struct compare_summary {
     size_t shown[COMPARE_SHOWN];     /* the first wrong indices */
     int shown_count;
     char pattern[320];             /* "" when none stands out */
+    const char *cause;             /* a COMPARE_CAUSE_... key when the pattern names one, else NULL */
 };
 
 /* Returns 1 when f holds the grader's poison NaN. */

@@ -166,8 +166,14 @@ static int check_memory(const struct grade_launch *launch, int i, size_t guard, 
 /* Judges the output (its guard zones around it) against the reference; a wrong matrix gets its map in the values'
    reason, a right one written outside its buffer gets it in the memory reason. */
 static void judge_values(const struct grade_family *family, const struct grade_launch *launch, const float *zone,
-                         size_t guard, uint32_t bits, int outside, struct case_verdict *verdict)
+                         size_t guard, const uint32_t *guard_bits, int outside, struct case_verdict *verdict)
 {
+    int out = launch->buffer_count - 1;
+    uint32_t bits = guard_bits[out];
+    struct compare_shape shape = launch->shape;
+    /* What a read outside an input returns: its guard NaN (none without guards). */
+    for (int i = 0; guard && i < out && i < COMPARE_MAX_INPUTS; i++)
+        shape.around_inputs[i] = launch->is_output[i] ? 0 : guard_bits[i];
     const float *output = zone + guard;
     float *result = malloc(launch->shape.count * sizeof(float));
     struct mismatch_guards around = {.before = zone, .after = output + launch->counts[launch->buffer_count - 1],
@@ -182,8 +188,9 @@ static void judge_values(const struct grade_family *family, const struct grade_l
         family->finish(launch, output, result);
     else
         memcpy(result, output, launch->shape.count * sizeof(float));
-    compare_result(result, launch->expected, launch->bound, &launch->shape, &summary);
+    compare_result(result, launch->expected, launch->bound, &shape, &summary);
     verdict->values_ok = summary.wrong == 0;
+    verdict->cause = summary.cause;
     if (!verdict->values_ok)
         compare_format(&summary, result, launch->expected, &launch->shape, verdict->values, sizeof verdict->values);
     if (mapped && !verdict->values_ok)
@@ -208,6 +215,6 @@ int harness_judge(const struct grade_family *family, const struct grade_launch *
         verdict->memory_ok &= check_memory(launch, i, guard, guard_bits[i], raw->data[i], verdict->memory,
                                            sizeof verdict->memory, &outside);
     /* outside is now the output's, the last buffer's */
-    judge_values(family, launch, raw->data[out], guard, guard_bits[out], outside, verdict);
+    judge_values(family, launch, raw->data[out], guard, guard_bits, outside, verdict);
     return 0;
 }

@@ -13,6 +13,7 @@ struct case_verdict {
     int memory_ok;     /* no write outside the buffers, inputs unchanged */
     char values[4096]; /* why the values are wrong, with a map of a wrong matrix */
     char memory[2048]; /* why the memory check failed, with a map of a matrix written outside */
+    const char *cause; /* why the values are wrong, as a key (COMPARE_CAUSE_...), or NULL */
 };
 
 /* A case's buffers as the device left them: each guard zone, the buffer, and the other guard zone. */

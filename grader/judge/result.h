@@ -15,6 +15,8 @@ struct grade_test {
     int noted;         /* its details matter even when it passed (a suspect device) */
     char *reason;      /* first line: why, in one line; further lines: details */
     char metrics[320]; /* a performance test's figures, "key=value;...", for --bench */
+    char cause[40];    /* what the report names as the cause, as a key ("miscompiled", "uninitialised-private"; ""
+                          when none): the JSON record's extra_data.cause */
 };
 
 struct grade_lab_result {

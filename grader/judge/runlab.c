@@ -82,6 +82,7 @@ static void start_runner(struct lab_run *r, char *const wrapper[], int timeout_s
     if (!refused)
         snprintf(job.kernel_path, sizeof job.kernel_path, "%s/%s", r->lab->name, r->lab->kernel_file);
     snprintf(job.include_dir, sizeof job.include_dir, "%s", r->lab->name);
+    job.unoptimised = r->unoptimised;
     snprintf(job.kernels_dir, sizeof job.kernels_dir, "%.*s/kernels", (int)sizeof job.kernels_dir - 16, kit);
     session_start(&r->session, argv, &policy, &job);
 }

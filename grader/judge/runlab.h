@@ -39,6 +39,7 @@ struct lab_run {
     struct profile profile; /* the device's profile, once loaded */
     int profile_loaded;
     int slow_seen; /* a large case did not finish, and the cases went on without it */
+    int unoptimised; /* the kernel is built with -cl-opt-disable (see recheck.h) */
 };
 
 /* What one run made of each case of a lab, and where its runner stopped. */

@@ -101,7 +101,37 @@ int technique_judge(const struct grade_lab_spec *lab, const struct technique_cou
     }
 }
 
-void technique_test(const struct grade_lab_spec *lab, const struct reference *ref, int correct,
+/* The number after "key=" in a speed test's metrics, or -1 when absent. */
+static double speed_metric(const char *metrics, const char *key)
+{
+    char pattern[32];
+    snprintf(pattern, sizeof pattern, "%s=", key);
+    for (const char *p = strstr(metrics, pattern); p; p = strstr(p + 1, pattern))
+        if (p == metrics || p[-1] == ';')
+            return atof(p + strlen(pattern));
+    return -1.0;
+}
+
+/* Whether the device's own speed contradicts what Oclgrind counted: on a GPU whose profile separates the lab's
+   solution from its baseline (a threshold above 1), a kernel timed below that threshold does not show the
+   technique there. A CPU device, an unmeasured speed or an informational profile decides nothing. */
+static int device_contradicts(const struct grade_lab_spec *lab, int device_is_gpu,
+                              const struct grade_lab_result *result, char *text, size_t size)
+{
+    const char *name = labs_test_name(lab, GRADE_TEST_SPEED);
+    for (int t = 0; device_is_gpu && name && t < result->test_count; t++) {
+        const struct grade_test *test = &result->tests[t];
+        double speedup = speed_metric(test->metrics, "speedup"), threshold = speed_metric(test->metrics, "threshold");
+        if (strcmp(test->name, name) != 0 || speedup < 0 || threshold <= 1.0 || speedup >= threshold)
+            continue;
+        clk_append(text, size, "\nbut on this device the kernel runs at %.2fx the baseline, below the %.2fx that "
+                   "the technique gives here: Oclgrind's counts are necessary, not sufficient", speedup, threshold);
+        return 1;
+    }
+    return 0;
+}
+
+void technique_test(const struct grade_lab_spec *lab, const struct reference *ref, int correct, int device_is_gpu,
                     struct grade_lab_result *result)
 {
     static char text[2048];
@@ -131,7 +161,9 @@ void technique_test(const struct grade_lab_spec *lab, const struct reference *re
         snprintf(text, sizeof text, "not measured: the reference judge counted no global access in the technique "
                  "case (the kit's Oclgrind plugin is out of date: make)");
         passed = 0;
-    } else if (!passed)
+    } else if (!passed || device_contradicts(lab, device_is_gpu, result, text, sizeof text)) {
+        passed = 0;
         clk_append(text, sizeof text, "\nsee %s for the technique this test counts", lab->perf.handout);
+    }
     result_add(result, "technique", passed ? points : 0, points, passed, text);
 }

@@ -13,8 +13,9 @@ struct reference;
 int technique_judge(const struct grade_lab_spec *lab, const struct technique_counts *counts, char *text, size_t size);
 
 /* Adds the "technique" test to result: the reference judge's counts of the lab's technique case, once the kernel
-   is right (correct says so). */
-void technique_test(const struct grade_lab_spec *lab, const struct reference *ref, int correct,
+   is right (correct says so); on a GPU (device_is_gpu) whose profile separates the solution's speed from the
+   baseline's, the speed test already in result must agree. */
+void technique_test(const struct grade_lab_spec *lab, const struct reference *ref, int correct, int device_is_gpu,
                     struct grade_lab_result *result);
 
 #endif

@@ -1,6 +1,8 @@
 #include "judge/verdict.h"
 
+#include "files.h"
 #include "judge/mismatch.h"
+#include "judge/rules.h"
 #include "text.h"
 
 #include <stdio.h>
@@ -17,11 +19,16 @@ struct tally {
     char details[DETAIL_SIZE];
 };
 
-/* How the device and the reference judge compare on the cases both ran. */
+/* How the device and the reference judge compare on the cases both ran, and what the device made of the
+   disagreeing cases with the kernel built without optimisation. */
 struct agreement {
     int device_wrong;   /* the device computed wrong values where the reference judge computed right ones */
     long first;         /* the first such case */
-    int excluded;       /* device-only cases set aside: the device has shown itself wrong, or the kernel races */
+    int miscompiled;    /* of those, right on the device built without optimisation: its compiler's fault */
+    long first_miscompiled;
+    int still_wrong;    /* of those, wrong on the device without optimisation too, or not run again */
+    long first_still_wrong;
+    int excluded;       /* device-only cases set aside: the device's compiler is shown wrong, or the kernel races */
     int racy;           /* the reference judge found a race, a bad access, an uninitialised value */
 };
 
@@ -29,8 +36,9 @@ struct agreement {
 struct merged {
     int values_ok, memory_ok;
     const char *values, *memory;
-    int from_reference; /* the values verdict is the reference judge's where the device's differed */
-    const char *device_wrong; /* the device's wrong values where the reference judge's are right */
+    int from_reference; /* the values are wrong under the reference judge, right on the device */
+    int miscompiled;    /* wrong on the device as built, right without optimisation */
+    int disagrees;      /* wrong on the device, also without optimisation, right under the reference judge */
 };
 
 static int same_case(const struct grade_case *a, const struct grade_case *b)
@@ -40,9 +48,7 @@ static int same_case(const struct grade_case *a, const struct grade_case *b)
            a->wpt == b->wpt;
 }
 
-/* The reference judge's verdict on the device's case c (the two runs may list different cases: a device that
-   cannot launch a tile leaves its cases out), or NULL when it did not run it. */
-static const struct case_verdict *reference_verdict(const struct reference *ref, const struct grade_case *c)
+const struct case_verdict *verdict_reference_of(const struct reference *ref, const struct grade_case *c)
 {
     for (size_t i = 0; ref && ref->ran && ref->log && i < ref->log->count; i++)
         if (ref->log->ran[i] && same_case(&ref->log->cases[i], c))
@@ -50,42 +56,61 @@ static const struct case_verdict *reference_verdict(const struct reference *ref,
     return NULL;
 }
 
-static void compare_runs(const struct case_log *device, const struct reference *ref, struct agreement *a)
+/* The device's verdict on case i with the kernel built without optimisation, or NULL when it was not run again. */
+static const struct case_verdict *unoptimised_verdict(const struct case_log *unoptimised, size_t i)
+{
+    return unoptimised && i < unoptimised->count && unoptimised->ran[i] ? &unoptimised->verdicts[i] : NULL;
+}
+
+static void compare_runs(const struct case_log *device, const struct reference *ref,
+                         const struct case_log *unoptimised, struct agreement *a)
 {
     memset(a, 0, sizeof *a);
-    a->first = -1;
+    a->first = a->first_miscompiled = a->first_still_wrong = -1;
     /* With a race or an access outside the buffers, what the device computed is luck: only the reference judge's
        cases count. */
     a->racy = ref && ref->ran && ref->findings > 0;
     for (size_t i = 0; i < device->count; i++) {
-        const struct case_verdict *rv = reference_verdict(ref, &device->cases[i]);
-        if (device->ran[i] && rv && !device->verdicts[i].values_ok && rv->values_ok && a->device_wrong++ == 0)
+        const struct case_verdict *rv = verdict_reference_of(ref, &device->cases[i]);
+        const struct case_verdict *uv = unoptimised_verdict(unoptimised, i);
+        if (!device->ran[i] || !rv || device->verdicts[i].values_ok || !rv->values_ok)
+            continue;
+        if (a->device_wrong++ == 0)
             a->first = (long)i;
+        if (uv && uv->values_ok && a->miscompiled++ == 0)
+            a->first_miscompiled = (long)i;
+        else if (!(uv && uv->values_ok) && a->still_wrong++ == 0)
+            a->first_still_wrong = (long)i;
     }
 }
 
-/* A case's verdict: the reference judge's values where it ran the case, the device's otherwise; memory safety
-   from both. Returns 0 when the case does not count. */
-static int merge_case(const struct case_log *device, const struct reference *ref, size_t i, struct agreement *a,
-                      struct merged *m)
+/* A case's verdict: right only when right on the device (as built, or without optimisation where that shows its
+   compiler at fault) and under the reference judge where it ran the case; memory safety from every run. Returns 0
+   when the case does not count. */
+static int merge_case(const struct case_log *device, const struct reference *ref, const struct case_log *unoptimised,
+                      size_t i, struct agreement *a, struct merged *m)
 {
     const struct case_verdict *dv = device->ran[i] ? &device->verdicts[i] : NULL;
-    const struct case_verdict *rv = reference_verdict(ref, &device->cases[i]);
+    const struct case_verdict *rv = verdict_reference_of(ref, &device->cases[i]);
+    const struct case_verdict *uv = unoptimised_verdict(unoptimised, i);
+    int device_ok;
     memset(m, 0, sizeof *m);
     if (!dv)
         return 0;
-    m->values_ok = rv ? rv->values_ok : dv->values_ok;
-    m->values = rv && !rv->values_ok ? rv->values : dv->values;
-    m->from_reference = rv && !rv->values_ok && dv->values_ok;
-    m->device_wrong = rv && rv->values_ok && !dv->values_ok ? dv->values : NULL;
-    m->memory_ok = dv->memory_ok && (!rv || rv->memory_ok);
-    m->memory = !dv->memory_ok ? dv->memory : rv ? rv->memory : "";
-    /* A device that miscompiled a case the reference judge got right is not believed on cases only it ran, nor
-       is any device on a kernel that races. */
-    if (!rv && ((!dv->values_ok && a->device_wrong > 0) || a->racy)) {
+    /* No device is believed on a kernel that races; a device-only case the device got wrong, and did not run
+       again, counts for nothing once its compiler is shown to miscompile this kernel (and nothing else). */
+    if (!rv && (a->racy || (!dv->values_ok && !uv && a->miscompiled > 0 && a->still_wrong == 0))) {
         a->excluded++;
         return 0;
     }
+    m->miscompiled = !dv->values_ok && uv && uv->values_ok;
+    device_ok = dv->values_ok || m->miscompiled;
+    m->values_ok = device_ok && (!rv || rv->values_ok);
+    m->from_reference = rv && !rv->values_ok && device_ok;
+    m->disagrees = !device_ok && rv && rv->values_ok;
+    m->values = m->from_reference ? rv->values : uv && !uv->values_ok ? uv->values : dv->values;
+    m->memory_ok = dv->memory_ok && (!rv || rv->memory_ok) && (!uv || uv->memory_ok);
+    m->memory = !dv->memory_ok ? dv->memory : uv && !uv->memory_ok ? uv->memory : rv ? rv->memory : "";
     return 1;
 }
 
@@ -126,8 +151,8 @@ static void tally_pass(struct tally *t, const struct grading *g, size_t index, c
 }
 
 /* Adds a tally as a test; ok and failed are formats taking the case counts; extra follows the first line. */
-static void report_tally(struct grade_lab_result *result, const char *name, double points, const struct tally *t,
-                         const char *ok, const char *failed, const char *extra)
+static void report_tally(const struct grading *g, struct grade_lab_result *result, const char *name, double points,
+                         const struct tally *t, const char *ok, const char *failed, const char *extra)
 {
     size_t size = 2 * DETAIL_SIZE + 512;
     char *reason = malloc(size);
@@ -135,8 +160,10 @@ static void report_tally(struct grade_lab_result *result, const char *name, doub
         return;
     if (t->cases == 0 && extra[0])
         snprintf(reason, size, "no case counts: %s", extra + 1), extra = "";
-    else if (t->cases == 0)
+    else if (t->cases == 0 && g->cli->only_case >= 0)
         snprintf(reason, size, "not run: --case selects a case of another test");
+    else if (t->cases == 0)
+        snprintf(reason, size, "no case counts: every case of this test was set aside (see the exact cases)");
     else if (t->failed == 0 && t->unearned)
         snprintf(reason, size, "no unsafe access, but %d of %d cases compute wrong values, and memory safety "
                  "counts only where the values are right", t->unearned, t->cases);
@@ -198,10 +225,10 @@ static void tally_reference_only(const struct grading *g, const struct grade_lab
 }
 
 /* The timed run, checked on a sample of its result, is one more real case: a kernel may be right only on small
-   sizes. */
-static void tally_timed(const struct case_log *device, struct tally *real)
+   sizes. Once the device's compiler is shown to miscompile the kernel, a wrong timed run is its doing, not counted. */
+static void tally_timed(const struct case_log *device, const struct agreement *a, struct tally *real)
 {
-    if (!device->timed_checked)
+    if (!device->timed_checked || (device->timed_wrong && a->miscompiled > 0 && a->still_wrong == 0))
         return;
     real->cases++;
     if (device->timed_wrong) {
@@ -211,10 +238,22 @@ static void tally_timed(const struct case_log *device, struct tally *real)
     }
 }
 
+/* The words before a case's wrong values: which judge found them wrong. */
+static const char *values_source(const struct merged *m)
+{
+    if (m->from_reference)
+        return "right on the device, but wrong under Oclgrind, the reference judge (a kernel must be right on "
+               "both): ";
+    if (m->disagrees)
+        return "right under Oclgrind, the reference judge, but wrong on the device, also when built without "
+               "optimisation (a kernel must be right on both): ";
+    return "";
+}
+
 /* Tallies every case that counts into the exact, real and memory tallies. */
 static void tally_cases(const struct grading *g, const struct grade_lab_spec *lab, uint64_t seed,
-                        const struct case_log *device, const struct reference *ref, struct agreement *a,
-                        struct tally *tallies)
+                        const struct case_log *device, const struct reference *ref,
+                        const struct case_log *unoptimised, struct agreement *a, struct tally *tallies)
 {
     if (a->racy) {
         tally_reference(g, lab, seed, ref->log, tallies);
@@ -222,18 +261,17 @@ static void tally_cases(const struct grading *g, const struct grade_lab_spec *la
     }
     for (size_t i = 0; i < device->count; i++) {
         struct merged m;
-        char description[128], values[4400];
+        char description[128], values[4600];
         struct tally *t = &tallies[device->cases[i].data == GRADE_EXACT ? 0 : 1], *memory = &tallies[2];
-        if (!merge_case(device, ref, i, a, &m))
+        if (!merge_case(device, ref, unoptimised, i, a, &m))
             continue;
         lab->family->describe(&device->cases[i], description, sizeof description);
-        snprintf(values, sizeof values, "%s%s", m.from_reference ? "right on the device, but under Oclgrind (the "
-                 "reference judge, whose verdict stands): " : "", m.values);
+        snprintf(values, sizeof values, "%s%s", values_source(&m), m.values);
         t->cases++;
         memory->cases++;
-        if (m.values_ok && m.device_wrong && g->cli->verbose)
-            clk_append(t->details, sizeof t->details, "\ncase %s: right under Oclgrind; on the device: %s",
-                          description, m.device_wrong);
+        if (m.values_ok && m.miscompiled && g->cli->verbose)
+            clk_append(t->details, sizeof t->details, "\ncase %zu (%s): right without optimisation; as built: %.300s",
+                       i, description, device->verdicts[i].values);
         else if (m.values_ok)
             tally_pass(t, g, i, description);
         else
@@ -244,11 +282,30 @@ static void tally_cases(const struct grading *g, const struct grade_lab_spec *la
             memory->unearned++;
     }
     tally_reference_only(g, lab, seed, device, ref, tallies);
-    tally_timed(device, &tallies[1]);
+    tally_timed(device, a, &tallies[1]);
 }
 
-/* The note on a device that computed wrong what the reference judge computed right. */
-static void suspect_note(const struct grading *g, const struct grade_lab_spec *lab, uint64_t seed,
+/* The first two lines of a case's wrong values (the count, the first wrong element) on one line. */
+static void evidence(const char *values, char *text, size_t size)
+{
+    size_t n = 0;
+    for (int lines = 0; *values && n + 3 < size; values++) {
+        if (*values == '\n' && ++lines == 2)
+            break;
+        if (*values == '\n') {
+            text[n++] = ';';
+            while (values[1] == ' ')
+                values++;
+            text[n++] = ' ';
+        } else
+            text[n++] = *values;
+    }
+    text[n] = '\0';
+}
+
+/* The note on a device that computed wrong what the reference judge computed right: its compiler shown at fault
+   (right when built without optimisation), with the evidence, or the kernel wrong on the device, for review. */
+static void suspect_note(const struct grading *g, const struct case_log *device, uint64_t seed,
                          const struct agreement *a, char *text, size_t size)
 {
     text[0] = '\0';
@@ -257,15 +314,26 @@ static void suspect_note(const struct grading *g, const struct grade_lab_spec *l
                  "computes then is luck, so only the small cases that the reference judge ran count");
         return;
     }
-    if (a->device_wrong == 0)
-        return;
-    snprintf(text, size, "\nthe device computed %d case%s wrong that Oclgrind, the reference judge, computes right: "
-             "its verdict stands, and the device's compiler is the suspect%s%.0d%s\n  see it: %.400s --case %ld --seed "
-             "%llu -v, then the same with --device oclgrind",
-             a->device_wrong, a->device_wrong == 1 ? "" : "s", a->excluded ? " (" : "", a->excluded,
-             a->excluded ? " cases that failed on the device alone, too large for Oclgrind, are not counted)" : "", g->replay,
-             a->first, (unsigned long long)seed);
-    (void)lab;
+    if (a->miscompiled > 0) {
+        char wrong[300];
+        evidence(device->verdicts[a->first_miscompiled].values, wrong, sizeof wrong);
+        snprintf(text, size, "\nthe device's compiler miscompiled this kernel: %d case%s wrong on the device as built "
+                 "%s right under Oclgrind, the reference judge, and right on the device built without optimisation "
+                 "(-cl-opt-disable), so %s as right%s%.0d%s\n  evidence, case %ld as built: %s; without "
+                 "optimisation: right\n  see it: %.400s --case %ld --seed %llu -v",
+                 a->miscompiled, a->miscompiled == 1 ? "" : "s", a->miscompiled == 1 ? "is" : "are",
+                 a->miscompiled == 1 ? "it counts" : "they count", a->excluded ? " (" : "", a->excluded,
+                 a->excluded ? " wrong cases too large for Oclgrind, not run again, are not counted)" : "",
+                 a->first_miscompiled, wrong, g->replay,
+                 a->first_miscompiled, (unsigned long long)seed);
+    }
+    if (a->still_wrong > 0)
+        clk_append(text, size, "\n%d case%s right under Oclgrind, the reference judge, %s wrong on the device, also "
+                   "built without optimisation: the kernel is wrong on the device and loses %s (the disagreement "
+                   "is flagged for review: does the kernel behave differently under the reference judge?)\n  see "
+                   "it: %.400s --case %ld --seed %llu -v, then the same with --device oclgrind",
+                   a->still_wrong, a->still_wrong == 1 ? "" : "s", a->still_wrong == 1 ? "is" : "are",
+                   a->still_wrong == 1 ? "it" : "them", g->replay, a->first_still_wrong, (unsigned long long)seed);
 }
 
 /* Where the reference judge stopped, if it did: the checks it made stop there. */
@@ -358,7 +426,7 @@ static int find_stop(const struct grade_lab_spec *lab, const struct case_log *de
         lab->family->describe(c, description, sizeof description);
         snprintf(text, size, "the kernel %s in case %ld of %zu (%s)%s", how, stopped_at + 1,
                  device->count, description,
-                 log && log->stopped_at < 0 && !strncmp(how, "did not finish", 14)
+                 reference_finished(ref) && !strncmp(how, "did not finish", 14)
                      ? "\nunder the reference judge every small case finished: the kernel is far too slow rather than "
                        "endless (does each work-item do only its share of the work?)"
                      : "");
@@ -395,47 +463,157 @@ static void report_stop(const struct grade_lab_spec *lab, int first, const char 
                    t == GRADE_TEST_MEMORY && ref && ref->findings ? note + 1 : reason);
 }
 
+/* A cause that the kernel's source shows for what the judges saw, named in the report and as a key. */
+struct diagnosis {
+    const char *cause; /* VERDICT_CAUSE_..., or NULL */
+    char text[768];
+};
+
+/* Looks in the kernel's source for the cause of a failure: a private accumulator never set (values wrong
+   somewhere, or an uninitialised value found), a return before a barrier (a divergent barrier), a barrier that
+   does not fence local memory (a race on local memory). */
+static void diagnose(const struct grading *g, const struct grade_lab_spec *lab, const struct reference *ref,
+                     int wrong_somewhere, struct diagnosis *d)
+{
+    char path[PATH_MAX + 160];
+    const char *found = ref && ref->ran ? ref->findings_text : "";
+    struct rules_flaw flaw;
+    char *text;
+    d->cause = NULL;
+    d->text[0] = '\0';
+    snprintf(path, sizeof path, "%s/%s/%s", g->source_dir, lab->name, lab->kernel_file);
+    if (!(text = clk_file_exists(path) ? clk_read_text(path, NULL) : NULL))
+        return;
+    if ((wrong_somewhere || strstr(found, "Uninitialized")) && rules_find_flaw(text, RULES_FLAW_UNINITIALISED, &flaw)) {
+        d->cause = VERDICT_CAUSE_UNINITIALISED;
+        snprintf(d->text, sizeof d->text, "\n%.300s:%d: the private variable '%s' is never set before '%s +=' (line "
+                 "%d) reads it: it starts undefined (Oclgrind happens to read 0, a device whatever its register "
+                 "held); start it at 0", path, flaw.line, flaw.name, flaw.name, flaw.other_line);
+    } else if (strstr(found, "divergence") && rules_find_flaw(text, RULES_FLAW_EARLY_RETURN, &flaw)) {
+        d->cause = VERDICT_CAUSE_EARLY_RETURN;
+        snprintf(d->text, sizeof d->text, "\n%.300s:%d: this 'return' comes before the barrier at line %d: the "
+                 "work-items that return never reach it, while the rest of the group waits there (skip the work, "
+                 "not the barrier: every work-item must reach each barrier)", path, flaw.line, flaw.other_line);
+    } else if (strstr(found, "data race on local memory") &&
+               rules_find_flaw(text, RULES_FLAW_GLOBAL_FENCE, &flaw)) {
+        d->cause = VERDICT_CAUSE_WRONG_FENCE;
+        snprintf(d->text, sizeof d->text, "\n%.300s:%d: this barrier fences %s only, but the work-items share "
+                 "local memory: the barrier is there, its flag is wrong (use CLK_LOCAL_MEM_FENCE)", path, flaw.line,
+                 flaw.name);
+    }
+    free(text);
+}
+
+/* Names the cause on every correctness test that failed: the source's, else a failed case's own. */
+static void name_cause(struct grade_lab_result *result, const struct diagnosis *d)
+{
+    for (int t = 0; d->cause && t < result->test_count; t++)
+        if (!result->tests[t].passed && (!strcmp(result->tests[t].name, "exact cases") ||
+                                          !strcmp(result->tests[t].name, "real cases") ||
+                                          !strcmp(result->tests[t].name, "memory safety")))
+            snprintf(result->tests[t].cause, sizeof result->tests[t].cause, "%s", d->cause);
+}
+
+/* The cause a wrong case's values name themselves (a read outside the inputs), or NULL. */
+static const char *case_cause(const struct case_log *device)
+{
+    for (size_t i = 0; i < device->count; i++)
+        if (device->ran[i] && !device->verdicts[i].values_ok && device->verdicts[i].cause)
+            return device->verdicts[i].cause;
+    return NULL;
+}
+
+/* Whether the device or the reference judge computed a case wrong. */
+static int wrong_somewhere(const struct case_log *device, const struct reference *ref)
+{
+    for (size_t i = 0; i < device->count; i++)
+        if (device->ran[i] && !device->verdicts[i].values_ok)
+            return 1;
+    for (size_t i = 0; ref && ref->ran && i < ref->log->count; i++)
+        if (ref->log->ran[i] && !ref->log->verdicts[i].values_ok)
+            return 1;
+    return 0;
+}
+
+/* The key the exact or real test names as the cause of a disagreement between the judges ("" for none). */
+static void set_cause(struct grade_lab_result *result, const char *cause)
+{
+    if (result->test_count > 0 && cause[0])
+        snprintf(result->tests[result->test_count - 1].cause, sizeof result->tests[0].cause, "%s", cause);
+}
+
+/* The cause of the failure, from the kernel's source or a wrong case's own pattern; an uninitialised private
+   variable makes every result undefined, which stops the cases (stopped_in, stop). */
+static void find_cause(const struct grading *g, const struct grade_lab_spec *lab, const struct case_log *device,
+                       const struct reference *ref, struct diagnosis *d, int *stopped_in, char *stop, size_t size)
+{
+    diagnose(g, lab, ref, wrong_somewhere(device, ref), d);
+    if (!d->cause && (d->cause = case_cause(device)) != NULL)
+        snprintf(d->text, sizeof d->text, "\non the device, the NaN that the grader puts around the inputs reached "
+                 "the result: the kernel reads outside its inputs");
+    if (*stopped_in < 0 && d->cause && !strcmp(d->cause, VERDICT_CAUSE_UNINITIALISED)) {
+        /* What the kernel computes is undefined: luck on one device, 0 under the simulator. */
+        snprintf(stop, size, "the kernel's results are undefined: it reads a private variable before setting it");
+        *stopped_in = GRADE_TEST_EXACT;
+    }
+    clk_append(stop, size, "%s", d->text);
+}
+
+/* The memory-safety test: the reference judge's findings, else the tally of the device's cases. */
+static void report_memory(const struct grading *g, const struct grade_lab_spec *lab, const struct reference *ref,
+                          const struct tally *memory, const struct diagnosis *d, struct grade_lab_result *result)
+{
+    static char note[9000];
+    reference_note(lab, ref, note, sizeof note);
+    if (ref && ref->ran && ref->findings > 0) {
+        clk_append(note, sizeof note, "%s", d->text);
+        result_add(result, "memory safety", 0, lab->points.memory, 0, note + 1);
+    } else
+        report_tally(g, result, "memory safety", lab->points.memory, memory,
+                     "no write outside the buffers and no input changed in %d cases",
+                     "%d of %d cases wrote outside a buffer or changed an input", note);
+}
+
 void verdict_cases(const struct grading *g, const struct grade_lab_spec *lab, uint64_t seed,
-                   const struct case_log *device, const struct reference *ref, struct grade_lab_result *result)
+                   const struct case_log *device, const struct reference *ref, const struct case_log *unoptimised,
+                   struct grade_lab_result *result)
 {
     static struct tally tallies[3];
-    static char suspect[1024], note[9000], stop[1024], slow[1024], extra[2048];
+    static struct diagnosis d;
+    static char suspect[2048], stop[2048], slow[1024], extra[3072];
     struct agreement a;
     int stopped_in = find_stop(lab, device, ref, stop, sizeof stop);
     int slow_in = slow_note(lab, device, ref, slow, sizeof slow);
+    find_cause(g, lab, device, ref, &d, &stopped_in, stop, sizeof stop);
+    if (d.cause && !strcmp(d.cause, VERDICT_CAUSE_UNINITIALISED))
+        unoptimised = NULL; /* undefined behaviour: built either way, the device is no compiler's victim */
     memset(tallies, 0, sizeof tallies);
-    compare_runs(device, ref, &a);
-    tally_cases(g, lab, seed, device, ref, &a, tallies);
-    suspect_note(g, lab, seed, &a, suspect, sizeof suspect);
-    if (stopped_in == GRADE_TEST_EXACT) {
-        report_stop(lab, stopped_in, stop, ref, result);
-        return;
+    compare_runs(device, ref, unoptimised, &a);
+    tally_cases(g, lab, seed, device, ref, unoptimised, &a, tallies);
+    suspect_note(g, device, seed, &a, suspect, sizeof suspect);
+    if (stopped_in != GRADE_TEST_EXACT) {
+        snprintf(extra, sizeof extra, "%s%s%s", d.text, suspect, slow_in == GRADE_TEST_EXACT ? slow : "");
+        report_tally(g, result, "exact cases", lab->points.exact, &tallies[0],
+                     a.miscompiled ? "all %d exact cases right (under Oclgrind, and on the device once its "
+                                     "compiler's optimisation is ruled out)"
+                                   : "all %d exact cases right",
+                     "%d of %d exact cases wrong", extra);
+        if ((a.device_wrong || slow_in == GRADE_TEST_EXACT) && result->test_count > 0)
+            result->tests[result->test_count - 1].noted = 1;
+        set_cause(result, a.still_wrong ? VERDICT_CAUSE_DISAGREES : a.miscompiled ? VERDICT_CAUSE_MISCOMPILED : "");
     }
-    snprintf(extra, sizeof extra, "%s%s", suspect, slow_in == GRADE_TEST_EXACT ? slow : "");
-    report_tally(result, "exact cases", lab->points.exact, &tallies[0],
-                 a.device_wrong ? "all %d exact cases right by the reference judge, not by the device"
-                                : "all %d exact cases right",
-                 "%d of %d exact cases wrong", extra);
-    if ((a.device_wrong || slow_in == GRADE_TEST_EXACT) && result->test_count > 0)
-        result->tests[result->test_count - 1].noted = 1;
     if (stopped_in >= 0) {
         report_stop(lab, stopped_in, stop, ref, result);
-        return;
+    } else {
+        snprintf(extra, sizeof extra, "%s%s", tallies[0].failed && !a.racy ? "" : suspect,
+                 slow_in == GRADE_TEST_REAL ? slow : "");
+        report_tally(g, result, "real cases", lab->points.real, &tallies[1], "all %d real cases within tolerance",
+                     "%d of %d real cases wrong", extra);
+        if (slow_in == GRADE_TEST_REAL && result->test_count > 0)
+            result->tests[result->test_count - 1].noted = 1;
+        report_memory(g, lab, ref, &tallies[2], &d, result);
     }
-    snprintf(extra, sizeof extra, "%s%s", tallies[0].failed && !a.racy ? "" : suspect,
-             slow_in == GRADE_TEST_REAL ? slow : "");
-    report_tally(result, "real cases", lab->points.real, &tallies[1], "all %d real cases within tolerance",
-                 "%d of %d real cases wrong", extra);
-    if (slow_in == GRADE_TEST_REAL && result->test_count > 0)
-        result->tests[result->test_count - 1].noted = 1;
-    reference_note(lab, ref, note, sizeof note);
-    if (ref && ref->ran && ref->findings > 0) {
-        result_add(result, "memory safety", 0, lab->points.memory, 0, note + 1);
-        return;
-    }
-    report_tally(result, "memory safety", lab->points.memory, &tallies[2],
-                 "no write outside the buffers and no input changed in %d cases",
-                 "%d of %d cases wrote outside a buffer or changed an input", note);
+    name_cause(result, &d);
 }
 
 int verdict_correct(const struct grade_lab_result *result)

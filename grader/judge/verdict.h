@@ -1,5 +1,7 @@
 /* The correctness verdicts: the device's cases and the reference judge's, merged into the exact, real and
-   memory-safety tests. Where the two disagree on a case, the reference judge's verdict stands. */
+   memory-safety tests. A case is right only when right on the device and under the reference judge; where the
+   device alone is wrong, it is right only if the device computes it right with the kernel built without
+   optimisation (its compiler shown at fault: recheck.h). */
 #ifndef CLKIT_GRADER_VERDICT_H
 #define CLKIT_GRADER_VERDICT_H
 
@@ -11,10 +13,25 @@
 
 #include <stdint.h>
 
-/* Adds the exact, real and memory-safety tests of lab to result from the device's log and ref (ref->ran 0: no
-   reference judge, and the report says which checks it could not make). */
+/* The causes the exact test names when the judges disagree (grade_test.cause). */
+#define VERDICT_CAUSE_MISCOMPILED "miscompiled"     /* right without optimisation: the device's compiler */
+#define VERDICT_CAUSE_DISAGREES "device-disagrees"  /* wrong on the device, built either way: the kernel */
+/* The causes the kernel's source shows (rules_find_flaw), named on each failed correctness test. */
+#define VERDICT_CAUSE_UNINITIALISED "uninitialised-private"
+#define VERDICT_CAUSE_EARLY_RETURN "return-before-barrier"
+#define VERDICT_CAUSE_WRONG_FENCE "wrong-fence"
+#define VERDICT_CAUSE_OUT_OF_BOUNDS_READ COMPARE_CAUSE_OUT_OF_BOUNDS_READ /* a wrong case's own pattern */
+
+/* The reference judge's verdict on case c (the two runs may list different cases: a device that cannot launch a
+   tile leaves its cases out), or NULL when it did not run it. */
+const struct case_verdict *verdict_reference_of(const struct reference *ref, const struct grade_case *c);
+
+/* Adds the exact, real and memory-safety tests of lab to result from the device's log, ref (ref->ran 0: no
+   reference judge, and the report says which checks it could not make) and unoptimised (recheck_run's log; NULL
+   or empty when nothing was run again). */
 void verdict_cases(const struct grading *g, const struct grade_lab_spec *lab, uint64_t seed,
-                   const struct case_log *device, const struct reference *ref, struct grade_lab_result *result);
+                   const struct case_log *device, const struct reference *ref, const struct case_log *unoptimised,
+                   struct grade_lab_result *result);
 
 /* Returns 1 when result holds the exact, real and memory-safety tests and each passed. */
 int verdict_correct(const struct grade_lab_result *result);

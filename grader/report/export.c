@@ -21,6 +21,8 @@ static cJSON *json_test(const char *lab, const struct grade_test *test)
     cJSON_AddStringToObject(item, "status", test->passed ? "passed" : "failed");
     cJSON_AddStringToObject(item, "output", output ? output : "");
     cJSON_AddStringToObject(item, "visibility", "visible");
+    if (test->cause[0])
+        cJSON_AddStringToObject(cJSON_AddObjectToObject(item, "extra_data"), "cause", test->cause);
     free(output);
     return item;
 }

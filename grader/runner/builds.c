@@ -7,11 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* Builds the kernel with -DTILE and -DWPT of tiling (none for NULL); on failure fills reason with the log or the
-   kernels found. */
+/* Builds the kernel with -DTILE and -DWPT of tiling (none for NULL) and the options every build shares; on
+   failure fills reason with the log or the kernels found. */
 static int build_one(const struct clk_env *env, const struct grade_lab_spec *lab, const char *path,
-                     const char *include_dir, const struct grade_tiling *tiling, struct built *b, char *reason,
-                     size_t size)
+                     const char *include_dir, const char *shared, const struct grade_tiling *tiling, struct built *b,
+                     char *reason, size_t size)
 {
     char options[64] = "", *log = NULL, *names;
     char all_options[600];
@@ -21,7 +21,8 @@ static int build_one(const struct clk_env *env, const struct grade_lab_spec *lab
         snprintf(options, sizeof options, "-DTILE=%d", tiling->tile);
     if (tiling && tiling->wpt)
         clk_append(options, sizeof options, " -DWPT=%d", tiling->wpt);
-    snprintf(all_options, sizeof all_options, "%s%s%s", options, include_dir ? " -I " : "", include_dir ? include_dir : "");
+    snprintf(all_options, sizeof all_options, "%s %s%s%s", shared, options, include_dir ? " -I " : "",
+             include_dir ? include_dir : "");
     b->tiles[i] = tiling ? tiling->tile : 0;
     b->programs[i] = clk_build_program(env->context, env->info.device, path, all_options, &log);
     if (!b->programs[i]) {
@@ -43,12 +44,13 @@ static int build_one(const struct clk_env *env, const struct grade_lab_spec *lab
 }
 
 int builds_all(const struct clk_env *env, const struct grade_lab_spec *lab, const char *path, const char *include_dir,
-               struct built *b, char *reason, size_t size)
+               int unoptimised, struct built *b, char *reason, size_t size)
 {
+    const char *shared = unoptimised ? BUILDS_STD " -cl-opt-disable" : BUILDS_STD;
     if (!lab->tilings)
-        return build_one(env, lab, path, include_dir, NULL, b, reason, size);
+        return build_one(env, lab, path, include_dir, shared, NULL, b, reason, size);
     for (const struct grade_tiling *t = lab->tilings; t->tile && b->count < MAX_TILES; t++)
-        if (build_one(env, lab, path, include_dir, t, b, reason, size) != 0)
+        if (build_one(env, lab, path, include_dir, shared, t, b, reason, size) != 0)
             return -1;
     return 0;
 }

@@ -14,10 +14,14 @@ struct built {
     int count;
 };
 
-/* Builds the kernel at path for every TILE of lab (once when it has none), with include_dir as the only place
-   #include looks; on failure fills reason with the compiler's log or the kernels found, and returns -1. */
+/* The language every device and the reference judge compile submissions in, so that no macro tells them apart. */
+#define BUILDS_STD "-cl-std=CL1.2"
+
+/* Builds the kernel at path for every TILE of lab (once when it has none) in BUILDS_STD, without optimisation
+   when unoptimised, with include_dir as the only place #include looks; on failure fills reason with the
+   compiler's log or the kernels found, and returns -1. */
 int builds_all(const struct clk_env *env, const struct grade_lab_spec *lab, const char *path, const char *include_dir,
-               struct built *b, char *reason, size_t size);
+               int unoptimised, struct built *b, char *reason, size_t size);
 
 /* Releases every program and kernel of b. */
 void builds_release(struct built *b);

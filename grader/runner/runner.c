@@ -276,7 +276,7 @@ static int build(struct runner *r)
     if (!r->job.kernel_path[0])
         return reply(WIRE_BUILT, &b, sizeof b, "not built");
     b.ok = builds_all(&r->env, r->lab, r->job.kernel_path, r->job.include_dir[0] ? r->job.include_dir : NULL,
-                      &r->built, reason, sizeof reason) == 0;
+                      r->job.unoptimised, &r->built, reason, sizeof reason) == 0;
     b.max_local = b.ok ? builds_max_local(&r->env, &r->built) : 0;
     return reply(WIRE_BUILT, &b, sizeof b, b.ok ? NULL : reason);
 }

@@ -31,6 +31,7 @@ struct wire_job {
     char kernel_path[256];   /* relative to the runner's working directory */
     char include_dir[256];   /* the kernel's own folder: the only place #include may look */
     char kernels_dir[512];   /* the baselines and probes (a scratch copy of kernels/) */
+    int unoptimised;         /* build the kernel with -cl-opt-disable: is a disagreement the compiler's? */
 };
 
 struct wire_hello {
