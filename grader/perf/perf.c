@@ -16,6 +16,19 @@
 #define MAX_PAIRS 63
 #define SETTLED_SPREAD 0.05
 
+/* Outputs start as NaN: a kernel that leaves them unwritten cannot pass the timed run's check by luck. */
+static cl_int poison_outputs(const struct clk_env *env, struct perf_kernel *k)
+{
+    cl_int status = CL_SUCCESS;
+    for (int i = 0; i < k->launch.buffer_count; i++)
+        if (k->launch.is_output[i])
+            CL_CHECK_STATUS(status, clEnqueueFillBuffer(env->queue, k->buffers[i],
+                                                        &(const uint32_t){COMPARE_POISON_BITS}, sizeof(uint32_t), 0,
+                                                        k->launch.counts[i] * sizeof(float), 0, NULL, NULL));
+cleanup:
+    return status;
+}
+
 cl_int perf_setup(const struct clk_env *env, struct perf_kernel *k)
 {
     cl_int status = CL_SUCCESS;
@@ -27,12 +40,7 @@ cl_int perf_setup(const struct clk_env *env, struct perf_kernel *k)
                                                                 &status),
                                  status));
     }
-    /* Outputs start as NaN: a kernel that leaves them unwritten cannot pass the timed run's check by luck. */
-    for (int i = 0; i < k->launch.buffer_count; i++)
-        if (k->launch.is_output[i])
-            CL_CHECK_STATUS(status, clEnqueueFillBuffer(env->queue, k->buffers[i],
-                                                        &(const uint32_t){COMPARE_POISON_BITS}, sizeof(uint32_t), 0,
-                                                        k->launch.counts[i] * sizeof(float), 0, NULL, NULL));
+    CL_PASS(status, poison_outputs(env, k));
     CL_PASS(status, harness_bind(k->kernel, &k->launch, k->buffers));
 cleanup:
     return status;
@@ -48,15 +56,28 @@ void perf_release(struct perf_kernel *k)
 }
 
 /* One timed launch of k: its event's time. */
+/* A kernel that adds into its output (a histogram) starts each launch from the poison, outside the timed event: the
+   result checked after the timed runs is one launch's. */
 static cl_int time_once(const struct clk_env *env, struct perf_kernel *k, double *ms)
 {
+    cl_int status = k->launch.output_accumulates ? poison_outputs(env, k) : CL_SUCCESS;
+    if (status != CL_SUCCESS)
+        return status;
     return clk_time_kernel(env->queue, k->kernel, k->launch.work_dims, k->launch.global, k->launch.local, 0, 1, ms);
 }
 
 cl_int perf_time(const struct clk_env *env, struct perf_kernel *k, int runs, double *ms)
 {
-    return clk_time_kernel(env->queue, k->kernel, k->launch.work_dims, k->launch.global, k->launch.local, 1, runs,
-                           ms);
+    double times[64];
+    cl_int status = CL_SUCCESS;
+    if (!k->launch.output_accumulates)
+        return clk_time_kernel(env->queue, k->kernel, k->launch.work_dims, k->launch.global, k->launch.local, 1,
+                               runs, ms);
+    runs = runs < 1 ? 1 : runs > 64 ? 64 : runs;
+    for (int i = 0; i <= runs && status == CL_SUCCESS; i++) /* run 0 warms up */
+        status = time_once(env, k, &times[i ? i - 1 : 0]);
+    *ms = clk_median(times, (size_t)runs);
+    return status;
 }
 
 double perf_spread(const double *ratios, int count)
