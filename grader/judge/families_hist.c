@@ -95,9 +95,9 @@ static void hist_describe(const struct grade_case *c, char *text, size_t size)
         [CLK_HIST_SAME] = "all one value",
     };
     size_t items = hist_groups(c) * c->local[0];
-    snprintf(text, size, "%s n=%zu, %zu bins, %s data, local %zu, %zu work-items%s",
-             c->data == GRADE_EXACT ? "exact" : "real", c->dims[0], hist_bins(c), kinds[hist_kind(c)], c->local[0],
-             items, items < c->dims[0] ? ": fewer than n, so each work-item needs a grid-stride loop" : "");
+    snprintf(text, size, "%s n=%zu, %zu bin%s, %s data, local %zu, %zu work-items%s",
+             c->data == GRADE_EXACT ? "exact" : "real", c->dims[0], hist_bins(c), hist_bins(c) == 1 ? "" : "s",
+             kinds[hist_kind(c)], c->local[0], items, items < c->dims[0] ? " (grid-stride)" : "");
 }
 
 /* The bytes read; the bins are few. */
