@@ -274,6 +274,19 @@ START_TEST(a_kernel_right_only_when_small_fails_its_timed_run)
 }
 END_TEST
 
+/* Lab 10's kernel adds into its bins: each timed launch starts them from the poison again, so the result sampled
+   after the timed runs is one launch's, the real cases stay right and the speed stands beside them. */
+START_TEST(a_histogram_timed_run_counts_once)
+{
+    char *output;
+    int status = grade("--solutions --seed 1 lab10", &output);
+    ck_assert_msg(status == 0 && strstr(output, "\u2713 real cases") &&
+                  !strstr(output, "results sampled after the timed run") && strstr(output, "\u00d7 the speed of"),
+                  "status %d\n%s", status, output);
+    free(output);
+}
+END_TEST
+
 /* A racy kernel whose device cases look right is timed on the device, but no speed stands beside the reference
    judge's failure. */
 START_TEST(no_speed_beside_a_failed_correctness_test)
@@ -401,6 +414,7 @@ Suite *grade_suite(void)
     tcase_set_timeout(histogram, 300);
     tcase_add_loop_test(histogram, fixture_gets_its_verdict, first_fixture_of_lab10(), FIXTURE_COUNT);
     tcase_add_loop_test(histogram, marked_kernel_gets_its_verdict, first_marked_of_lab10(), MARKED_COUNT);
+    tcase_add_test(histogram, a_histogram_timed_run_counts_once);
     suite_add_tcase(s, histogram);
     /* Under load every stage takes longer: its own, longer deadline. */
     TCase *load = tcase_create("under load");
