@@ -405,8 +405,8 @@ def claims_hold(grader_output, problems):
         ("lab7 bank passes", r"local memory: (\d+\.\d) bank passes", sum(transpose_bank_passes(GROUP, True)) / 2),
         ("lab8 local loads", r"local memory: (\d+\.\d+) loads per multiply-add", register_loads_per_fma(4)),
         ("lab8 global loads", r"global loads: (\d+\.\d+) per output element", register_global_loads_per_element(32, 64)),
-        # 16384 uniform values in 256 bins over 8 work-groups: 64 a bin a group on average, so none is empty.
-        ("lab10 global atomics", r"global atomics: (\d+) for", 8 * 256),
+        # 16384 uniform values in 64 bins over 8 work-groups: 32 a bin a group on average, so none is empty.
+        ("lab10 global atomics", r"global atomics: (\d+) for", 8 * 64),
     ]
     for name, pattern, simulated in expected:
         lab = name.split()[0]
