@@ -39,7 +39,10 @@ const struct grade_lab_spec lab10_spec = {
              .groups = 1024,
              .cpu_note = "on a CPU a local atomic is the same locked instruction as a global one, and two cores "
                          "contend little for a bin: privatised bins save no time here",
-             .handout = "HANDOUT.md#lab-10-a-histogram-with-private-bins"},
+             .handout = "HANDOUT.md#lab-10-a-histogram-with-private-bins",
+             .further = {.file = "histogram_replicated.cl",
+                         .kernel = "histogram_replicated",
+                         .family = &grade_family_histogram}},
     /* 8 work-groups of 64 over 16384 uniform values in 64 bins, 32 a bin a group on average (so none is empty
        whatever the seed: e^-32 each): the solution merges 512 bins (0.031 per element); one global atomic per
        element is 16384. */
