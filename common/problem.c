@@ -1,6 +1,7 @@
 #include "problem.h"
 
 #include "data.h"
+#include "histogram.h"
 #include "reference.h"
 
 #include <stdio.h>
@@ -11,7 +12,7 @@
 static void lengths_of(struct clk_problem *p)
 {
     size_t *d = p->dims;
-    p->input_count = p->kind == CLK_PROBLEM_TRANSPOSE ? 1 : 2;
+    p->input_count = p->kind == CLK_PROBLEM_TRANSPOSE || p->kind == CLK_PROBLEM_HISTOGRAM ? 1 : 2;
     switch (p->kind) {
     case CLK_PROBLEM_VADD:
     case CLK_PROBLEM_DOT:
@@ -25,6 +26,10 @@ static void lengths_of(struct clk_problem *p)
         break;
     case CLK_PROBLEM_TRANSPOSE:
         p->input_lengths[0] = p->length = d[0] * d[1];
+        break;
+    case CLK_PROBLEM_HISTOGRAM:
+        p->input_lengths[0] = d[0];
+        p->length = CLK_HIST_HOST_BINS;
         break;
     }
 }
@@ -47,6 +52,11 @@ static void compute(struct clk_problem *p)
     case CLK_PROBLEM_TRANSPOSE:
         clk_ref_transpose(a, p->dims[0], p->dims[1], p->expected, p->bound);
         break;
+    case CLK_PROBLEM_HISTOGRAM: /* counts: exact */
+        clk_hist_count((const uint32_t *)(const void *)a, p->dims[0], CLK_HIST_HOST_BINS, p->expected);
+        for (size_t v = 0; v < CLK_HIST_HOST_BINS; v++)
+            p->bound[v] = 0.0;
+        break;
     }
 }
 
@@ -63,7 +73,11 @@ int clk_problem_make(enum clk_problem_kind kind, const size_t *dims, uint64_t se
             clk_problem_free(p);
             return -1;
         }
-        clk_fill_real(p->inputs[i], p->input_lengths[i], seed, (unsigned)i);
+        if (kind == CLK_PROBLEM_HISTOGRAM)
+            clk_hist_fill((uint32_t *)(void *)p->inputs[i], p->input_lengths[i], seed, (unsigned)i,
+                          CLK_HIST_HOST_BINS, CLK_HIST_UNIFORM);
+        else
+            clk_fill_real(p->inputs[i], p->input_lengths[i], seed, (unsigned)i);
     }
     p->expected = malloc((p->length ? p->length : 1) * sizeof *p->expected);
     p->bound = malloc((p->length ? p->length : 1) * sizeof *p->bound);
@@ -90,6 +104,13 @@ void clk_problem_probe(struct clk_problem *p)
         for (size_t i = 0; i < p->input_lengths[1]; i++)
             second[i] = 1.0f;
         compute(p);
+        break;
+    case CLK_PROBLEM_HISTOGRAM: /* bin v's count in bin nbins - 1 - v */
+        for (size_t v = 0; v < CLK_HIST_HOST_BINS / 2; v++) {
+            double low = p->expected[v];
+            p->expected[v] = p->expected[CLK_HIST_HOST_BINS - 1 - v];
+            p->expected[CLK_HIST_HOST_BINS - 1 - v] = low;
+        }
         break;
     case CLK_PROBLEM_TRANSPOSE: /* a copy, exact */
         for (size_t i = 0; i < p->length; i++) {

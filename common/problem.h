@@ -10,13 +10,15 @@ enum clk_problem_kind {
     CLK_PROBLEM_VADD,     /* dims: n; c = a + b */
     CLK_PROBLEM_DOT,      /* dims: n; the dot product a.b, as a host adds partial sums */
     CLK_PROBLEM_MATMUL,   /* dims: M, N, K; C (MxN) = A (MxK) B (KxN), row-major */
-    CLK_PROBLEM_TRANSPOSE /* dims: rows, cols; out (cols x rows) = in transposed */
+    CLK_PROBLEM_TRANSPOSE, /* dims: rows, cols; out (cols x rows) = in transposed */
+    CLK_PROBLEM_HISTOGRAM  /* dims: n; bins[v] counts the n uint values (input 0's words) equal to v, v below
+                              CLK_HIST_HOST_BINS (common/histogram.h) */
 };
 
 struct clk_problem {
     enum clk_problem_kind kind;
     size_t dims[3];
-    float *inputs[2];        /* input i holds clk_fill_real(..., seed, i) */
+    float *inputs[2];        /* input i holds clk_fill_real(..., seed, i); a histogram's, uint words */
     size_t input_lengths[2];
     int input_count;
     double *expected, *bound; /* the reference result and each element's error bound */
@@ -28,7 +30,7 @@ struct clk_problem {
 int clk_problem_make(enum clk_problem_kind kind, const size_t *dims, uint64_t seed, struct clk_problem *p);
 
 /* Turns p into what the kit's probe kernel of its kind computes (kernels/probe_*.cl: a - b, the sum of a, A times a
-   B of ones, a copy), inputs and reference, so that a host program run with that kernel can be checked. */
+   B of ones, a copy, the histogram with its bins reversed), inputs and reference, so that a host program run with that kernel can be checked. */
 void clk_problem_probe(struct clk_problem *p);
 
 /* Frees what clk_problem_make allocated; safe on a zeroed problem. */

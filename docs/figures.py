@@ -338,6 +338,52 @@ def register_block():
     return svg
 
 
+def privatised_merges(values, nbins, groups, local):
+    """Lab 10: each work-group's local counts over a grid-stride share of values, and the global atomics of the
+    merge (one per non-empty bin per work-group)."""
+    counts = [[0] * nbins for _ in range(groups)]
+    for i, v in enumerate(values):
+        counts[(i % (groups * local)) // local][v] += 1
+    return counts, sum(1 for group in counts for c in group if c)
+
+
+def histogram():
+    """Lab 10: privatised bins in local memory, counted with local atomics and merged with one global atomic each."""
+    values = [2, 2, 0, 2, 2, 3, 2, 1, 2, 2, 2, 0, 2, 2, 1, 2]  # skewed: most in bin 2
+    nbins, groups, local = 4, 2, 2
+    counts, merges = privatised_merges(values, nbins, groups, local)
+    colours = ["#dbe9f6", "#fde2c8"]
+    svg = Svg(760, 380, "Privatised histogram bins and the merge, 2 work-groups of 2")
+    svg.text(10, 20, "data (16 values in 4 bins), grid-stride over 2 work-groups of 2 work-items: element i goes to "
+             "work-group (i mod 4) / 2", 12)
+    for i, v in enumerate(values):
+        group = (i % (groups * local)) // local
+        svg.rect(20 + i * 42, 34, 36, 26, colours[group])
+        svg.text(38 + i * 42, 52, str(v), 12, "middle")
+        svg.text(38 + i * 42, 74, str(i), 9, "middle", fill="#777")
+    top, left = 140, [40, 420]
+    svg.text(20, 100, "each work-group: zero its local_bins, barrier, atomic_inc(&local_bins[v]) per element, barrier, "
+             "then merge", 12)
+    for g in range(groups):
+        svg.text(left[g], top - 10, "work-group %d: local_bins" % g, 11, weight="bold")
+        for v in range(nbins):
+            svg.rect(left[g] + v * 70, top, 60, 30, colours[g])
+            svg.text(left[g] + v * 70 + 30, top + 19, "%d: %d" % (v, counts[g][v]), 12, "middle")
+    bottom = 260
+    svg.text(220, bottom + 48, "bins in global memory (zeroed by the host)", 11, weight="bold")
+    for v in range(nbins):
+        x = 220 + v * 70
+        svg.rect(x, bottom, 60, 30, "#e3f1dc")
+        svg.text(x + 30, bottom + 19, "%d: %d" % (v, sum(counts[g][v] for g in range(groups))), 12, "middle")
+        for g in range(groups):
+            if counts[g][v]:
+                svg.line(left[g] + v * 70 + 30, top + 30, x + 30, bottom, arrow=True)
+    svg.text(20, 340, "merge, atomic_add(&bins[v], local_bins[v]) per non-empty bin: %d global atomics (one per element: %d)" % (merges, len(values)), 12, weight="bold")
+    svg.text(20, 362, "the %d values in bin 2 meet in local memory, where contention stays inside a work-group"
+             % values.count(2), 12)
+    return svg
+
+
 DRAWINGS = {
     "ndrange.svg": ndrange,
     "mappings.svg": mappings,
@@ -346,6 +392,7 @@ DRAWINGS = {
     "transpose-banks.svg": transpose,
     "memory-hierarchy.svg": memory,
     "register-block.svg": register_block,
+    "histogram.svg": histogram,
 }
 
 
@@ -358,6 +405,8 @@ def claims_hold(grader_output, problems):
         ("lab7 bank passes", r"local memory: (\d+\.\d) bank passes", sum(transpose_bank_passes(GROUP, True)) / 2),
         ("lab8 local loads", r"local memory: (\d+\.\d+) loads per multiply-add", register_loads_per_fma(4)),
         ("lab8 global loads", r"global loads: (\d+\.\d+) per output element", register_global_loads_per_element(32, 64)),
+        # 16384 uniform values in 64 bins over 8 work-groups: 32 a bin a group on average, so none is empty.
+        ("lab10 global atomics", r"global atomics: (\d+) for", 8 * 64),
     ]
     for name, pattern, simulated in expected:
         lab = name.split()[0]

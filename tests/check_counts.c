@@ -26,11 +26,34 @@ START_TEST(counts_are_read_from_the_last_launch)
 }
 END_TEST
 
+/* Lab 10's plugin adds the atomics at the end of the line; a plugin that predates them leaves them 0, and a printf
+   on the next line cannot supply them. */
+START_TEST(atomics_are_read_from_the_same_line)
+{
+    static const char *with = "clkit-counts launch=1 global_loads=16384 global_stores=0 local_loads=2048 "
+                              "local_stores=2048 load_requests=1 load_transactions=1 store_requests=0 "
+                              "store_transactions=0 local_requests=1 local_wavefronts=1 global_atomics=2048 "
+                              "local_atomics=16384\n";
+    static const char *without = "clkit-counts launch=1 global_loads=16384 global_stores=0 local_loads=0 "
+                                 "local_stores=0 load_requests=1 load_transactions=1 store_requests=0 "
+                                 "store_transactions=0 local_requests=0 local_wavefronts=0\n"
+                                 "printf global_atomics=1 local_atomics=1\n";
+    struct technique_counts c;
+    ck_assert_int_eq(counts_parse(with, &c), 0);
+    ck_assert_double_eq(c.global_atomics, 2048);
+    ck_assert_double_eq(c.local_atomics, 16384);
+    ck_assert_int_eq(counts_parse(without, &c), 0);
+    ck_assert_double_eq(c.global_atomics, 0);
+    ck_assert_double_eq(c.local_atomics, 0);
+}
+END_TEST
+
 Suite *counts_suite(void)
 {
     Suite *s = suite_create("counts");
     TCase *tc = tcase_create("parse");
     tcase_add_test(tc, counts_are_read_from_the_last_launch);
+    tcase_add_test(tc, atomics_are_read_from_the_same_line);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -58,6 +58,11 @@ static const struct {
     {"lab6/skips-partial-tiles", "lab6", "only the edges are wrong, every column from 16 and every row from 16 on", ""},
     {"lab6/skips-partial-tiles", "lab6", "map |ooooooooooooooooo|", ""},
     {"lab5/transposed-result", "lab5", "map of the 16 x 16 result, a cell per 1 x 1 elements", ""},
+    /* Lab 10 last (its own case, "lab 10"): a plain ++ on the local bins is right on a device that runs a group's
+       work-items in turn; the reference judge names the race. */
+    {"lab10/plain-increment", "lab10", "data race on local memory in histogram at lab10/histogram.cl:14", ""},
+    {"lab10/no-merge-barrier", "lab10", "data race on local memory in histogram at lab10/histogram.cl:", ""},
+    {"lab10/unbounded-bins", "lab10", "Invalid write of size 4 on local memory in histogram", ""},
 };
 
 /* Kernels whose verdict is a mark per kernel test, the same on every device: pass (1) or fail (0); -1: the lab has
@@ -88,8 +93,36 @@ static const struct {
     {"lab6/uninitialised-accumulator", "lab6", 0, 0, 0, 0}, {"lab4/return-before-barrier", "lab4", 0, 0, 0, 0},
     /* Right only while the inputs stay within +-64: the real cases reach 2^12. */
     {"lab1/clamps-inputs", "lab1", 1, 0, 0, -1},
+    /* Lab 10 last (its own case, "lab 10"). Bins never zeroed: Oclgrind's fresh local memory holds zeros, so only
+       its small cases count and they are right, but it names the uninitialised values; no barrier before the merge;
+       a plain ++ on the local bins (a race); bins indexed by work-item, unbounded by nbins; every work-item merging
+       every bin (each count once per work-item); right but one global atomic per element; right, work-item 0
+       merging its group's bins alone. */
+    {"lab10/not-zeroed", "lab10", 1, 0, 0, 0},             {"lab10/no-merge-barrier", "lab10", 0, 0, 0, 0},
+    {"lab10/plain-increment", "lab10", 1, 0, 0, 0},        {"lab10/unbounded-bins", "lab10", 0, 0, 0, 0},
+    {"lab10/merge-every-item", "lab10", 0, 0, 0, 0},       {"lab10/global-atomics", "lab10", 1, 1, 1, 0},
+    {"lab10/merge-by-one", "lab10", 1, 1, 1, 1},
 };
 
+#define FIXTURE_COUNT ((int)(sizeof fixtures / sizeof fixtures[0]))
+#define MARKED_COUNT ((int)(sizeof marked / sizeof marked[0]))
+
+/* Where lab 10's kernels start in each table (they come last), so that they run as a case of their own. */
+static int first_fixture_of_lab10(void)
+{
+    int i = 0;
+    while (i < FIXTURE_COUNT && strcmp(fixtures[i].lab, "lab10") != 0)
+        i++;
+    return i;
+}
+
+static int first_marked_of_lab10(void)
+{
+    int i = 0;
+    while (i < MARKED_COUNT && strcmp(marked[i].lab, "lab10") != 0)
+        i++;
+    return i;
+}
 
 static int grade(const char *arguments, char **output)
 {
@@ -341,6 +374,19 @@ START_TEST(a_kernel_right_only_when_small_fails_its_timed_run)
 }
 END_TEST
 
+/* Lab 10's kernel adds into its bins: each timed launch starts them from the poison again, so the result sampled
+   after the timed runs is one launch's, the real cases stay right and the speed stands beside them. */
+START_TEST(a_histogram_timed_run_counts_once)
+{
+    char *output;
+    int status = grade("--solutions --seed 1 lab10", &output);
+    ck_assert_msg(status == 0 && strstr(output, "\u2713 real cases") &&
+                  !strstr(output, "results sampled after the timed run") && strstr(output, "\u00d7 the speed of"),
+                  "status %d\n%s", status, output);
+    free(output);
+}
+END_TEST
+
 /* A racy kernel whose device cases look right is timed on the device, but no speed stands beside the reference
    judge's failure. */
 START_TEST(no_speed_beside_a_failed_correctness_test)
@@ -451,8 +497,8 @@ Suite *grade_suite(void)
     Suite *s = suite_create("grade");
     TCase *tc = tcase_create("end to end");
     tcase_set_timeout(tc, 300);
-    tcase_add_loop_test(tc, fixture_gets_its_verdict, 0, (int)(sizeof fixtures / sizeof fixtures[0]));
-    tcase_add_loop_test(tc, marked_kernel_gets_its_verdict, 0, (int)(sizeof marked / sizeof marked[0]));
+    tcase_add_loop_test(tc, fixture_gets_its_verdict, 0, first_fixture_of_lab10());
+    tcase_add_loop_test(tc, marked_kernel_gets_its_verdict, 0, first_marked_of_lab10());
     tcase_add_test(tc, both_judges_must_agree);
     tcase_add_loop_test(tc, failure_names_its_cause, 0, (int)(sizeof causes / sizeof causes[0]));
     tcase_add_test(tc, solutions_pass_every_lab);
@@ -466,6 +512,12 @@ Suite *grade_suite(void)
     tcase_add_loop_test(tc, json_and_junit_files, 0, 3);
     tcase_add_loop_test(tc, classroom_totals, 0, 3);
     suite_add_tcase(s, tc);
+    TCase *histogram = tcase_create("lab 10");
+    tcase_set_timeout(histogram, 300);
+    tcase_add_loop_test(histogram, fixture_gets_its_verdict, first_fixture_of_lab10(), FIXTURE_COUNT);
+    tcase_add_loop_test(histogram, marked_kernel_gets_its_verdict, first_marked_of_lab10(), MARKED_COUNT);
+    tcase_add_test(histogram, a_histogram_timed_run_counts_once);
+    suite_add_tcase(s, histogram);
     /* Under load every stage takes longer: its own, longer deadline. */
     TCase *load = tcase_create("under load");
     tcase_set_timeout(load, 900);

@@ -1,9 +1,12 @@
 #include "suites.h"
 
+#include "judge/compare.h"
+#include "judge/families_hist.h"
 #include "judge/labs.h"
 #include "judge/registry.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -135,6 +138,43 @@ START_TEST(matmul_ndrange_covers_c)
 }
 END_TEST
 
+/* Lab 10's data: values below nbins, skewed data with most in one bin and one-value data all in it, made again the
+   same from the seed once dropped (the memory check compares with it); the result is what the kernel added to the
+   poison the bins start at. */
+START_TEST(histogram_data_follows_its_kind)
+{
+    for (int kind = CLK_HIST_UNIFORM; kind <= CLK_HIST_SAME; kind++) {
+        struct grade_case c = {.data = GRADE_EXACT, .dims = {4096, 0, HIST_CASE(16, kind)}, .local = {64}, .groups = 4};
+        struct grade_launch launch;
+        float *made, output[16], result[16];
+        size_t most = 0;
+        memset(&launch, 0, sizeof launch);
+        ck_assert_int_eq(registry_find("lab10")->family->prepare(&c, 5, &launch), 0);
+        ck_assert_uint_eq(launch.local_bytes, 16 * sizeof(uint32_t));
+        ck_assert_int_eq(launch.ints[1], 16);
+        const uint32_t *data = (const uint32_t *)(const void *)launch.host[0];
+        for (size_t i = 0; i < 4096; i++)
+            ck_assert_uint_lt(data[i], 16);
+        for (size_t v = 0; v < 16; v++)
+            most = launch.expected[v] > most ? (size_t)launch.expected[v] : most;
+        ck_assert_uint_ge(most, kind == CLK_HIST_SAME ? 4096 : kind == CLK_HIST_SKEWED ? 3072 : 0);
+        ck_assert_uint_le(most, kind == CLK_HIST_UNIFORM ? 512 : 4096);
+        const float *again = labs_input(&(struct grade_launch){.counts = {4096}, .input_seed = 5, .input_exact = 1,
+                                                               .fill = launch.fill, .ints = {4096, 16}}, 0, &made);
+        ck_assert_int_eq(memcmp(again, launch.host[0], 4096 * sizeof(float)), 0);
+        free(made);
+        for (size_t v = 0; v < 16; v++) {
+            uint32_t word = COMPARE_POISON_BITS + (uint32_t)launch.expected[v];
+            memcpy(&output[v], &word, sizeof word);
+        }
+        registry_find("lab10")->family->finish(&launch, output, result);
+        for (size_t v = 0; v < 16; v++)
+            ck_assert_double_eq(compare_value(result, &launch.shape, v), launch.expected[v]);
+        labs_launch_free(&launch);
+    }
+}
+END_TEST
+
 Suite *labs_suite(void)
 {
     Suite *s = suite_create("labs");
@@ -147,6 +187,7 @@ Suite *labs_suite(void)
     tcase_add_test(tc, lab2_grids_are_far_smaller_than_n);
     tcase_add_test(tc, prepare_binds_in_contract_order);
     tcase_add_test(tc, matmul_ndrange_covers_c);
+    tcase_add_test(tc, histogram_data_follows_its_kind);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,6 +1,7 @@
 #include "suites.h"
 
 #include "data.h"
+#include "histogram.h"
 #include "problem.h"
 
 #include <stdlib.h>
@@ -55,12 +56,39 @@ START_TEST(probes_compute_what_the_probe_kernels_do)
 }
 END_TEST
 
+/* Lab 10's host problem: n uint words below 256 from stream 0, their exact counts, and the probe's bins reversed. */
+START_TEST(histogram_counts_exactly_and_its_probe_reverses)
+{
+    struct clk_problem p;
+    size_t n = 1001;
+    double *probe, *bound, total = 0.0;
+    ck_assert_int_eq(clk_problem_make(CLK_PROBLEM_HISTOGRAM, &n, 3, &p), 0);
+    ck_assert_uint_eq(p.input_count, 1);
+    ck_assert_uint_eq(p.length, CLK_HIST_HOST_BINS);
+    const uint32_t *data = (const uint32_t *)(const void *)p.inputs[0];
+    for (size_t i = 0; i < n; i++)
+        ck_assert_uint_eq(data[i], clk_hist_value(3, 0, i, CLK_HIST_HOST_BINS, CLK_HIST_UNIFORM));
+    for (size_t v = 0; v < CLK_HIST_HOST_BINS; v++) {
+        total += p.expected[v];
+        ck_assert_double_eq(p.bound[v], 0.0);
+    }
+    ck_assert_double_eq(total, (double)n);
+    ck_assert_uint_eq(clk_problem_reference(CLK_PROBLEM_HISTOGRAM, &n, 3, 1, &probe, &bound), CLK_HIST_HOST_BINS);
+    for (size_t v = 0; v < CLK_HIST_HOST_BINS; v++)
+        ck_assert_double_eq(probe[v], p.expected[CLK_HIST_HOST_BINS - 1 - v]);
+    free(probe);
+    free(bound);
+    clk_problem_free(&p);
+}
+END_TEST
+
 Suite *problem_suite(void)
 {
     Suite *s = suite_create("problem");
     TCase *tc = tcase_create("make");
     tcase_add_test(tc, inputs_are_the_seeded_streams);
     tcase_add_test(tc, probes_compute_what_the_probe_kernels_do);
+    tcase_add_test(tc, histogram_counts_exactly_and_its_probe_reverses);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -40,6 +40,24 @@ START_TEST(group_partials_and_staging)
 }
 END_TEST
 
+/* Lab 10: at most one global atomic per bin per work-group (8 x 64 in its case), with local memory used; atomics
+   not counted at all (a plugin older than lab 10) are not measured. */
+START_TEST(private_bins_budget)
+{
+    const struct grade_lab_spec *lab = registry_find("lab10");
+    struct technique_counts merged = {.global_loads = 16384, .global_atomics = 512, .local_atomics = 16384,
+                                      .local_stores = 512};
+    struct technique_counts direct = {.global_loads = 16384, .global_atomics = 16384};
+    struct technique_counts no_local = {.global_loads = 16384, .global_atomics = 512};
+    struct technique_counts none = {0};
+    char text[512];
+    ck_assert_int_eq(technique_judge(lab, &merged, text, sizeof text), 1);
+    ck_assert_int_eq(technique_judge(lab, &direct, text, sizeof text), 0);
+    ck_assert_int_eq(technique_judge(lab, &no_local, text, sizeof text), 0);
+    ck_assert_int_eq(technique_judge(lab, &none, text, sizeof text), -1);
+}
+END_TEST
+
 /* Through Oclgrind, on any host: the solutions pass, the fixtures that miss the technique fail, with the same
    figure 3 times. This runs the reference judge alone, without the device's cases around it. */
 static const struct {
@@ -65,6 +83,8 @@ static const struct {
     {"lab8", "--submission tests/fixtures/lab8/no-register-blocking", "local memory: 1.25 loads per multiply-add", 0},
     {"lab8", "--submission tests/fixtures/lab8/lab6-kernel", "local memory: 2.00 loads per multiply-add", 0},
     {"lab2", "--submission tests/fixtures/lab2/group-stride", "global stores: 16384 for 4096 elements", 0},
+    {"lab10", "--solutions", "global atomics: 512 for 16384 elements", 1},
+    {"lab10", "--submission tests/fixtures/lab10/global-atomics", "global atomics: 16384 for 16384 elements", 0},
 };
 
 START_TEST(technique_verdicts_are_deterministic)
@@ -170,6 +190,7 @@ Suite *technique_suite(void)
     tcase_add_test(unit, tile_reuse_budget);
     tcase_add_test(unit, group_partials_and_staging);
     tcase_add_loop_test(unit, device_speed_must_agree_on_a_gpu, 0, (int)(sizeof speeds / sizeof speeds[0]));
+    tcase_add_test(unit, private_bins_budget);
     tcase_set_timeout(end_to_end, 1200);
     tcase_add_loop_test(end_to_end, technique_verdicts_are_deterministic, 0, (int)(sizeof runs / sizeof runs[0]));
     tcase_add_test(end_to_end, plugin_counts_known_strides);

@@ -12,6 +12,10 @@ int counts_parse(const char *text, struct technique_counts *counts)
     memset(counts, 0, sizeof *counts);
     if (!last)
         return -1;
+    /* The atomics close the line; a plugin that predates them leaves them 0. */
+    const char *atomics = strstr(last, " global_atomics="), *end = strchr(last, '\n');
+    if (atomics && (!end || atomics < end))
+        sscanf(atomics, " global_atomics=%lf local_atomics=%lf", &counts->global_atomics, &counts->local_atomics);
     return sscanf(last, "clkit-counts launch=%*u global_loads=%lf global_stores=%lf local_loads=%lf local_stores=%lf "
                   "load_requests=%lf load_transactions=%lf store_requests=%lf store_transactions=%lf "
                   "local_requests=%lf local_wavefronts=%lf",

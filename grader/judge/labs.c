@@ -68,6 +68,10 @@ size_t labs_expand_cases(const struct grade_lab_spec *lab, size_t max_local, str
 static void fill_input(const struct grade_launch *launch, int i, float *values)
 {
     size_t count = launch->counts[i];
+    if (launch->fill) {
+        launch->fill(launch, i, values);
+        return;
+    }
     if (launch->input_exact || launch->types[i] != COMPARE_FLOAT)
         clk_fill_exact(values, count, launch->input_seed, (unsigned)i);
     else

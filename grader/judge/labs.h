@@ -64,6 +64,9 @@ struct grade_launch {
     struct compare_shape shape;
     uint64_t input_seed; /* what the inputs were made from, to make them again */
     int input_exact;
+    /* Makes input i's values (NULL: the kit's integers or reals), set before its buffer is added (lab 10's data). */
+    void (*fill)(const struct grade_launch *launch, int i, float *values);
+    int output_accumulates; /* the kernel adds into its output: a timed launch starts from the poison each time */
 };
 
 /* What differs between kinds of kernel; several labs share one family. */
@@ -125,7 +128,8 @@ enum grade_technique_kind {
     TECHNIQUE_LOCAL_STAGING,  /* lab 7: staged through local memory, coalesced writes, no bank conflicts */
     TECHNIQUE_COALESCING,     /* lab 5: few 128-byte segments per warp's access */
     TECHNIQUE_ONE_STORE,      /* lab 2: one global store per element, whatever the grid */
-    TECHNIQUE_REGISTER_BLOCK  /* lab 8: local loads per FMA within about 2/WPT, global loads within 2K/TILE */
+    TECHNIQUE_REGISTER_BLOCK, /* lab 8: local loads per FMA within about 2/WPT, global loads within 2K/TILE */
+    TECHNIQUE_PRIVATE_BINS    /* lab 10: bins in local memory, global atomics one per bin per work-group */
 };
 
 struct grade_technique {

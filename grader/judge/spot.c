@@ -34,6 +34,7 @@ size_t spot_check(const struct grade_lab_spec *lab, const struct grade_case *c, 
     double expected[SPOT_SAMPLES], bound[SPOT_SAMPLES];
     char where[96], what[128];
     size_t drawn = spot_draw(sample_seed, lab->family->result_length(c), at);
+    struct compare_shape words = {.type = lab->family->result_type}; /* the kernel's result type, integers exact */
     text[0] = '\0';
     if (count != drawn) {
         snprintf(text, size, "the runner returned %zu of the %zu sampled results", count, drawn);
@@ -41,7 +42,7 @@ size_t spot_check(const struct grade_lab_spec *lab, const struct grade_case *c, 
     }
     for (size_t i = 0; i < count; i++) {
         lab->family->spot(c, data_seed, at[i], &expected[i], &bound[i]);
-        if (!(fabs((double)values[i] - expected[i]) <= bound[i])) {
+        if (!(fabs(compare_value(values, &words, i) - expected[i]) <= bound[i])) {
             never += (size_t)compare_is_poison(values[i]);
             if (wrong++ == 0)
                 first = i;
@@ -53,6 +54,6 @@ size_t spot_check(const struct grade_lab_spec *lab, const struct grade_case *c, 
     name_element(lab, c, at[first], where, sizeof where);
     snprintf(text, size, "%zu of %zu results sampled after the timed run (%s) are wrong%s; first at %s: %.9g where "
              "%.9g was expected", wrong, count, what, never == wrong ? ", never written" : "", where,
-             (double)values[first], expected[first]);
+             compare_value(values, &words, first), expected[first]);
     return wrong;
 }

@@ -3,7 +3,8 @@
 // - coalescing: work-items are grouped into warps of 32 consecutive local ids; for each global load or store
 //   instruction that a warp executes together, the distinct 128-byte segments touched (one per request is best);
 // - bank conflicts: for each local access a warp executes together, the most distinct 4-byte words that fall in
-//   one of 32 banks (1 per request is conflict-free; a 16-wide unpadded column read costs 8 or 16).
+//   one of 32 banks (1 per request is conflict-free; a 16-wide unpadded column read costs 8 or 16);
+// - atomic operations on global and local memory (lab 10: a histogram merges one global atomic per bin).
 // The runner launches nothing but the kernel being judged. It appends one line per launch to clkit-counts.txt in the working directory, never to the output, where the
 // kernel's own printf could imitate it.
 #include <oclgrind/Context.h>
@@ -33,6 +34,18 @@ public:
     local_ = invocation->getLocalSize();
     launch_++;
     std::fill(counts_, counts_ + 4, 0.0);
+    std::fill(atomics_, atomics_ + 2, 0.0);
+  }
+
+  // Every atomic reads its location first (a read-modify-write, or an atomic load): one count per operation.
+  void memoryAtomicLoad(const oclgrind::Memory* memory, const oclgrind::WorkItem*, oclgrind::AtomicOp, size_t,
+                        size_t) override
+  {
+    unsigned space = memory->getAddressSpace();
+    if (space == oclgrind::AddrSpaceGlobal)
+      atomics_[0]++;
+    else if (space == oclgrind::AddrSpaceLocal)
+      atomics_[1]++;
   }
 
   void memoryLoad(const oclgrind::Memory* memory, const oclgrind::WorkItem* item, size_t address,
@@ -82,9 +95,9 @@ public:
       std::fprintf(out,
                    "clkit-counts launch=%zu global_loads=%.0f global_stores=%.0f local_loads=%.0f local_stores=%.0f "
                    "load_requests=%zu load_transactions=%zu store_requests=%zu store_transactions=%zu "
-                   "local_requests=%zu local_wavefronts=%zu\n",
+                   "local_requests=%zu local_wavefronts=%zu global_atomics=%.0f local_atomics=%.0f\n",
                    launch_, counts_[0], counts_[1], counts_[2], counts_[3], requests[0], transactions[0],
-                   requests[1], transactions[1], local_requests, wavefronts);
+                   requests[1], transactions[1], local_requests, wavefronts, atomics_[0], atomics_[1]);
       std::fclose(out);
     }
     segments_.clear();
@@ -133,6 +146,7 @@ private:
   oclgrind::Size3 local_;
   size_t launch_ = 0;
   double counts_[4] = {0, 0, 0, 0}; // global loads, global stores, local loads, local stores
+  double atomics_[2] = {0, 0};      // global, local
   std::map<Request, std::set<size_t>> segments_, words_;
   std::map<std::pair<size_t, const void*>, size_t> occurrences_;
 };
