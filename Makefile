@@ -45,6 +45,7 @@ RUNNER      := build/grader/clkit-runner
 RUNNER_OBJ  := $(patsubst %,build/grader/%.o,runner/runner runner/builds runner/wire perf/clblast perf/perf \
                perf/profile judge/compare judge/families judge/families2d judge/harness judge/mismatch judge/labs \
                judge/registry judge/shapes $(LABS:%=judge/labs/%) judge/result judge/spot report/safetext)
+RUNNER_OBJ  += build/grader/judge/families_conv.o
 # How the grader builds a submitted host program: the compiler, its flags, "--", the libraries (one per line).
 HOST_FLAGS  := build/host-flags
 
