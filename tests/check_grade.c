@@ -51,6 +51,9 @@ static const struct {
     {"lab6/skips-partial-tiles", "lab6", "only the edges are wrong, every column from 16 and every row from 16 on", ""},
     {"lab6/skips-partial-tiles", "lab6", "map |ooooooooooooooooo|", ""},
     {"lab5/transposed-result", "lab5", "map of the 16 x 16 result, a cell per 1 x 1 elements", ""},
+    /* Lab 9: the halo tile read before the barrier; its load without the image's edge test. */
+    {"lab9/no-barrier", "lab9", "data race on local memory in conv2d at lab9/conv2d.cl:", ""},
+    {"lab9/no-zero-test", "lab9", "Invalid read of size 4 on global memory in conv2d at lab9/conv2d.cl:", ""},
 };
 
 /* Kernels whose verdict is a mark per kernel test, the same on every device: pass (1) or fail (0); -1: the lab has
@@ -73,6 +76,12 @@ static const struct {
        walking the block one sub-block at a time. */
     {"lab8/no-edge", "lab8", 0, 0, 0, 0},                  {"lab8/fixed-tile", "lab8", 0, 0, 0, 0},
     {"lab8/no-register-blocking", "lab8", 1, 1, 1, 0},     {"lab8/lab6-kernel", "lab8", 1, 1, 1, 0},
+    /* Lab 9: no halo, the halo's corners left out, no barrier after the load, no zero test at the edges; right but
+       the filter in __global, or the image re-read from global per tap; right with 2-D loops and get_local_size. */
+    {"lab9/no-halo", "lab9", 0, 0, 0, 0},                  {"lab9/no-corners", "lab9", 0, 0, 0, 0},
+    {"lab9/no-barrier", "lab9", 0, 0, 0, 0},               {"lab9/no-zero-test", "lab9", 0, 0, 0, 0},
+    {"lab9/global-filter", "lab9", 1, 1, 1, 0},            {"lab9/naive-constant", "lab9", 1, 1, 1, 0},
+    {"lab9/loops-2d", "lab9", 1, 1, 1, 1},
 };
 
 static int grade(const char *arguments, char **output)

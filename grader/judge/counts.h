@@ -9,6 +9,8 @@ struct technique_counts {
     double load_requests, load_transactions, store_requests, store_transactions;
     /* Local accesses a warp makes together, and the bank passes they need (1 per request: conflict-free). */
     double local_requests, local_wavefronts;
+    /* Loads through __constant pointers (-1: the plugin was built without LLVM's headers and cannot tell them). */
+    double constant_loads;
 };
 
 /* Reads the counts of the last launch from the text of the plugin's counts file; returns 0, or -1 when it holds

@@ -78,6 +78,8 @@ int technique_judge(const struct grade_lab_spec *lab, const struct technique_cou
         return judge_staging(s, c, text, size);
     case TECHNIQUE_REGISTER_BLOCK:
         return judge_register_block(s, c, text, size);
+    case TECHNIQUE_HALO_TILE:
+        return technique_judge_halo(s, c, text, size);
     case TECHNIQUE_ONE_STORE:
         snprintf(text, size, "global stores: %.0f for %zu elements (one per element; a loop that steps by the "
                  "work-group size instead of the grid writes each element once per work-group)",
