@@ -20,6 +20,25 @@ START_TEST(tile_reuse_budget)
 }
 END_TEST
 
+/* Lab 9: the halo tile's budget on 64 x 48 with TILE 16 and R 2 is 20^2 / 16^2 = 1.5625 loads per output, and the
+   filter must come through __constant; without a count of __constant loads nothing is judged. */
+START_TEST(halo_tile_budget)
+{
+    const struct grade_lab_spec *lab = registry_find("lab9");
+    const double outputs = 64.0 * 48;
+    struct technique_counts tiled = {.global_loads = 1.5 * outputs, .constant_loads = 25 * outputs};
+    struct technique_counts global_filter = {.global_loads = 26.5 * outputs, .constant_loads = 0};
+    struct technique_counts untiled = {.global_loads = 24 * outputs, .constant_loads = 25 * outputs};
+    struct technique_counts unknown = {.global_loads = 1.5 * outputs, .constant_loads = -1};
+    char text[1024];
+    ck_assert_int_eq(technique_judge(lab, &tiled, text, sizeof text), 1);
+    ck_assert_ptr_nonnull(strstr(text, "budget: <= 1.56"));
+    ck_assert_int_eq(technique_judge(lab, &global_filter, text, sizeof text), 0);
+    ck_assert_int_eq(technique_judge(lab, &untiled, text, sizeof text), 0);
+    ck_assert_int_eq(technique_judge(lab, &unknown, text, sizeof text), -1);
+}
+END_TEST
+
 START_TEST(group_partials_and_staging)
 {
     struct technique_counts one_per_group = {.global_stores = 16, .local_stores = 64, .local_loads = 64};
@@ -65,6 +84,9 @@ static const struct {
     {"lab8", "--submission tests/fixtures/lab8/no-register-blocking", "local memory: 1.25 loads per multiply-add", 0},
     {"lab8", "--submission tests/fixtures/lab8/lab6-kernel", "local memory: 2.00 loads per multiply-add", 0},
     {"lab2", "--submission tests/fixtures/lab2/group-stride", "global stores: 16384 for 4096 elements", 0},
+    {"lab9", "--solutions", "__constant loads: 25.0 per output", 1},
+    {"lab9", "--submission tests/fixtures/lab9/global-filter", "global loads: 26.39 per output", 0},
+    {"lab9", "--submission tests/fixtures/lab9/naive-constant", "global loads: 23.92 per output", 0},
 };
 
 START_TEST(technique_verdicts_are_deterministic)
@@ -134,6 +156,7 @@ Suite *technique_suite(void)
     TCase *unit = tcase_create("counts"), *end_to_end = tcase_create("oclgrind");
     tcase_add_test(unit, tile_reuse_budget);
     tcase_add_test(unit, group_partials_and_staging);
+    tcase_add_test(unit, halo_tile_budget);
     tcase_set_timeout(end_to_end, 1200);
     tcase_add_loop_test(end_to_end, technique_verdicts_are_deterministic, 0, (int)(sizeof runs / sizeof runs[0]));
     tcase_add_test(end_to_end, plugin_counts_known_strides);
