@@ -12,14 +12,17 @@ int counts_parse(const char *text, struct technique_counts *counts)
     memset(counts, 0, sizeof *counts);
     if (!last)
         return -1;
-    counts->constant_loads = -1.0; /* a plugin older than the constant_loads field */
+    /* Found by name, wherever it stands in the line; a plugin that predates it has not measured it (-1). */
+    const char *constant = strstr(last, " constant_loads="), *line_end = strchr(last, '\n');
+    counts->constant_loads = -1.0;
+    if (constant && (!line_end || constant < line_end))
+        sscanf(constant, " constant_loads=%lf", &counts->constant_loads);
     return sscanf(last, "clkit-counts launch=%*u global_loads=%lf global_stores=%lf local_loads=%lf local_stores=%lf "
                   "load_requests=%lf load_transactions=%lf store_requests=%lf store_transactions=%lf "
-                  "local_requests=%lf local_wavefronts=%lf constant_loads=%lf",
+                  "local_requests=%lf local_wavefronts=%lf",
                   &counts->global_loads, &counts->global_stores, &counts->local_loads, &counts->local_stores,
                   &counts->load_requests, &counts->load_transactions, &counts->store_requests,
-                  &counts->store_transactions, &counts->local_requests, &counts->local_wavefronts,
-                  &counts->constant_loads) >= 10
+                  &counts->store_transactions, &counts->local_requests, &counts->local_wavefronts) == 10
                ? 0
                : -1;
 }
