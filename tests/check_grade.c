@@ -276,7 +276,7 @@ END_TEST
 START_TEST(setup_errors_exit_2)
 {
     char *output;
-    ck_assert_int_eq(grade("lab9", &output), 2);
+    ck_assert_int_eq(grade("lab99", &output), 2);
     ck_assert_ptr_nonnull(strstr(output, "unknown lab"));
     free(output);
     ck_assert_int_eq(grade("--device no-such-device --quick --solutions lab1", &output), 2);

@@ -17,6 +17,7 @@ static const struct {
     {"lab6", {"1", "17x13x7", "517x259x383", "512"}},
     {"lab7", {"1", "17x13", "517x259", "1024x768"}},
     {"lab8", {"1", "17x13x7", "517x259x383", "512"}},
+    {"lab9", {"1", "17x13x2", "517x259x3", "1024x768x4"}},
 };
 
 START_TEST(solution_passes_every_size_and_seed)
