@@ -28,7 +28,7 @@ else
 Q := @
 endif
 
-PACKAGES    := gcc g++ make ocl-icd-opencl-dev opencl-headers pocl-opencl-icd check pkg-config libcjson-dev libxml2-utils python3-yaml oclgrind liboclgrind-dev bubblewrap
+PACKAGES    := gcc g++ make ocl-icd-opencl-dev opencl-headers pocl-opencl-icd check pkg-config libcjson-dev libxml2-utils python3-yaml oclgrind liboclgrind-dev llvm-14-dev bubblewrap
 # The labs: one spec file each under grader/judge/labs/, in lab order (lab10 after lab9); nothing else lists them.
 LABS        := $(shell ls grader/judge/labs 2>/dev/null | sed -n 's/\.c$$//p' | sort -V)
 REGISTRY_LIST := build/gen/registry_list.h
@@ -115,7 +115,7 @@ $(HOST_FLAGS): Makefile
 PLUGIN := $(if $(wildcard /usr/include/oclgrind/Plugin.h),build/grader/oclgrind/libclkit-coalesce.so)
 $(GRADER): | $(PLUGIN)
 # Where LLVM's headers are (those of the LLVM that Oclgrind links, 14 on Ubuntu 22.04 and 24.04), the plugin tells
-# __constant loads from global ones by the instruction (lab 9); without them it reports them as not measured.
+# __constant loads from global ones by the instruction (lab 9); without them lab 9 judges only the halo tile.
 PLUGIN_LLVM_DIR := $(firstword $(patsubst %/llvm/IR/Instructions.h,%,$(wildcard /usr/lib/llvm-14/include/llvm/IR/Instructions.h /usr/lib/llvm-*/include/llvm/IR/Instructions.h)))
 PLUGIN_LLVM := $(if $(PLUGIN_LLVM_DIR),-isystem $(PLUGIN_LLVM_DIR) -DCLKIT_HAVE_LLVM -DLLVM_DISABLE_ABI_BREAKING_CHECKS_ENFORCING=1)
 build/grader/oclgrind/libclkit-coalesce.so: grader/oclgrind/coalesce.cpp
