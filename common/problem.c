@@ -1,5 +1,6 @@
 #include "problem.h"
 
+#include "conv2d.h"
 #include "data.h"
 #include "histogram.h"
 #include "reference.h"
@@ -27,6 +28,10 @@ static void lengths_of(struct clk_problem *p)
     case CLK_PROBLEM_TRANSPOSE:
         p->input_lengths[0] = p->length = d[0] * d[1];
         break;
+    case CLK_PROBLEM_CONV2D:
+        p->input_lengths[0] = p->length = d[0] * d[1];
+        p->input_lengths[1] = clk_conv2d_side(d[2]) * clk_conv2d_side(d[2]);
+        break;
     case CLK_PROBLEM_HISTOGRAM:
         p->input_lengths[0] = d[0];
         p->length = CLK_HIST_HOST_BINS;
@@ -52,6 +57,9 @@ static void compute(struct clk_problem *p)
     case CLK_PROBLEM_TRANSPOSE:
         clk_ref_transpose(a, p->dims[0], p->dims[1], p->expected, p->bound);
         break;
+    case CLK_PROBLEM_CONV2D:
+        clk_ref_conv2d(a, p->dims[0], p->dims[1], b, p->dims[2], p->expected, p->bound);
+        break;
     case CLK_PROBLEM_HISTOGRAM: /* counts: exact */
         clk_hist_count((const uint32_t *)(const void *)a, p->dims[0], CLK_HIST_HOST_BINS, p->expected);
         for (size_t v = 0; v < CLK_HIST_HOST_BINS; v++)
@@ -65,7 +73,7 @@ int clk_problem_make(enum clk_problem_kind kind, const size_t *dims, uint64_t se
     static const char *const names[] = {"the first input", "the second input"};
     memset(p, 0, sizeof *p);
     p->kind = kind;
-    memcpy(p->dims, dims, (kind == CLK_PROBLEM_MATMUL ? 3 : kind == CLK_PROBLEM_TRANSPOSE ? 2 : 1) * sizeof *dims);
+    memcpy(p->dims, dims, (kind == CLK_PROBLEM_MATMUL || kind == CLK_PROBLEM_CONV2D ? 3 : kind == CLK_PROBLEM_TRANSPOSE ? 2 : 1) * sizeof *dims);
     lengths_of(p);
     for (int i = 0; i < p->input_count; i++) {
         if (!(p->inputs[i] = malloc((p->input_lengths[i] ? p->input_lengths[i] : 1) * sizeof(float)))) {
@@ -113,6 +121,7 @@ void clk_problem_probe(struct clk_problem *p)
         }
         break;
     case CLK_PROBLEM_TRANSPOSE: /* a copy, exact */
+    case CLK_PROBLEM_CONV2D:
         for (size_t i = 0; i < p->length; i++) {
             p->expected[i] = p->inputs[0][i];
             p->bound[i] = 0.0;

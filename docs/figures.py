@@ -14,6 +14,7 @@ import re
 import sys
 
 from svg import Svg
+from figure_halo import halo, halo_loads_per_output
 
 DOCS = os.path.dirname(os.path.abspath(__file__))
 FIGURES = os.path.join(DOCS, "figures")
@@ -392,6 +393,7 @@ DRAWINGS = {
     "transpose-banks.svg": transpose,
     "memory-hierarchy.svg": memory,
     "register-block.svg": register_block,
+    "conv-halo.svg": halo,
     "histogram.svg": histogram,
 }
 
@@ -405,6 +407,7 @@ def claims_hold(grader_output, problems):
         ("lab7 bank passes", r"local memory: (\d+\.\d) bank passes", sum(transpose_bank_passes(GROUP, True)) / 2),
         ("lab8 local loads", r"local memory: (\d+\.\d+) loads per multiply-add", register_loads_per_fma(4)),
         ("lab8 global loads", r"global loads: (\d+\.\d+) per output element", register_global_loads_per_element(32, 64)),
+        ("lab9 global loads", r"global loads: (\d+\.\d+) per output", round(halo_loads_per_output(64, 48, 16, 2), 2)),
         # 16384 uniform values in 64 bins over 8 work-groups: 32 a bin a group on average, so none is empty.
         ("lab10 global atomics", r"global atomics: (\d+) for", 8 * 64),
     ]

@@ -33,6 +33,7 @@ HOST_ARGUMENTS = {
     "lab6": "--size 517x259x383",
     "lab7": "--size 2048",
     "lab8": "--size 517x259x383",
+    "lab9": "--size 1024x1024x2",
     "lab10": "--size 1000003",
 }
 BLOCK = re.compile(r"<!--output (lab\d+)-->\n(.*?)<!--/output-->", re.S)

@@ -80,7 +80,7 @@ END_TEST
 
 START_TEST(usage_errors)
 {
-    char *unknown_lab[] = {"grade", "lab9", NULL};
+    char *unknown_lab[] = {"grade", "lab99", NULL};
     char *no_lab[] = {"grade", "--quick", NULL};
     char *unknown_option[] = {"grade", "--fast", "lab1", NULL};
     char *missing_value[] = {"grade", "lab1", "--seed", NULL};

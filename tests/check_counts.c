@@ -22,6 +22,12 @@ START_TEST(counts_are_read_from_the_last_launch)
     ck_assert_double_eq(c.local_stores, 8192);
     ck_assert_double_eq(c.store_transactions, 256);
     ck_assert_double_eq(c.local_wavefronts, 1024);
+    ck_assert_double_eq(c.constant_loads, -1); /* a plugin without the field: not measured */
+    ck_assert_int_eq(counts_parse("clkit-counts launch=1 global_loads=4 global_stores=1 local_loads=0 local_stores=0 "
+                                  "load_requests=1 load_transactions=1 store_requests=1 store_transactions=1 "
+                                  "local_requests=0 local_wavefronts=0 constant_loads=75\n", &c), 0);
+    ck_assert_double_eq(c.constant_loads, 75);
+    ck_assert_double_eq(c.global_loads, 4);
     ck_assert_int_eq(counts_parse("Instructions executed for kernel 'x':\n 16 - store global\n", &c), -1);
 }
 END_TEST

@@ -58,6 +58,9 @@ static const struct {
     {"lab6/skips-partial-tiles", "lab6", "only the edges are wrong, every column from 16 and every row from 16 on", ""},
     {"lab6/skips-partial-tiles", "lab6", "map |ooooooooooooooooo|", ""},
     {"lab5/transposed-result", "lab5", "map of the 16 x 16 result, a cell per 1 x 1 elements", ""},
+    /* Lab 9: the halo tile read before the barrier; its load without the image's edge test. */
+    {"lab9/no-barrier", "lab9", "data race on local memory in conv2d at lab9/conv2d.cl:", ""},
+    {"lab9/no-zero-test", "lab9", "Invalid read of size 4 on global memory in conv2d at lab9/conv2d.cl:", ""},
     /* Lab 10 last (its own case, "lab 10"): a plain ++ on the local bins is right on a device that runs a group's
        work-items in turn; the reference judge names the race. */
     {"lab10/plain-increment", "lab10", "data race on local memory in histogram at lab10/histogram.cl:14", ""},
@@ -93,6 +96,12 @@ static const struct {
     {"lab6/uninitialised-accumulator", "lab6", 0, 0, 0, 0}, {"lab4/return-before-barrier", "lab4", 0, 0, 0, 0},
     /* Right only while the inputs stay within +-64: the real cases reach 2^12. */
     {"lab1/clamps-inputs", "lab1", 1, 0, 0, -1},
+    /* Lab 9: no halo, the halo's corners left out, no barrier after the load, no zero test at the edges; right but
+       the filter in __global, or the image re-read from global per tap; right with 2-D loops and get_local_size. */
+    {"lab9/no-halo", "lab9", 0, 0, 0, 0},                  {"lab9/no-corners", "lab9", 0, 0, 0, 0},
+    {"lab9/no-barrier", "lab9", 0, 0, 0, 0},               {"lab9/no-zero-test", "lab9", 0, 0, 0, 0},
+    {"lab9/global-filter", "lab9", 1, 1, 1, 0},            {"lab9/naive-constant", "lab9", 1, 1, 1, 0},
+    {"lab9/loops-2d", "lab9", 1, 1, 1, 1},
     /* Lab 10 last (its own case, "lab 10"). Bins never zeroed: Oclgrind's fresh local memory holds zeros, so only
        its small cases count and they are right, but it names the uninitialised values; no barrier before the merge;
        a plain ++ on the local bins (a race); bins indexed by work-item, unbounded by nbins; every work-item merging
@@ -414,7 +423,7 @@ END_TEST
 START_TEST(setup_errors_exit_2)
 {
     char *output;
-    ck_assert_int_eq(grade("lab9", &output), 2);
+    ck_assert_int_eq(grade("lab99", &output), 2);
     ck_assert_ptr_nonnull(strstr(output, "unknown lab"));
     free(output);
     ck_assert_int_eq(grade("--device no-such-device --quick --solutions lab1", &output), 2);

@@ -138,6 +138,26 @@ START_TEST(matmul_ndrange_covers_c)
 }
 END_TEST
 
+/* Lab 9: the filter is the second buffer, the halo tile a __local argument of (TILE + 2R)^2 floats, then H, W, R;
+   the grid covers W columns and H rows with whole tiles. */
+START_TEST(conv2d_binds_filter_and_halo_tile)
+{
+    struct grade_case c = {.data = GRADE_EXACT, .dims = {17, 40, 3}, .local = {16}, .tile = 8};
+    struct grade_launch launch;
+    memset(&launch, 0, sizeof launch);
+    ck_assert_int_eq(registry_find("lab9")->family->prepare(&c, 1, &launch), 0);
+    ck_assert_int_eq(launch.buffer_count, 3);
+    ck_assert_str_eq(launch.names[1], "filter");
+    ck_assert_uint_eq(launch.counts[1], 7 * 7);
+    ck_assert_uint_eq(launch.local_bytes, 14 * 14 * sizeof(float));
+    ck_assert_int_eq(launch.ints[2], 3);
+    ck_assert_uint_eq(launch.global[0], 40);
+    ck_assert_uint_eq(launch.global[1], 24);
+    ck_assert_double_eq(launch.bound[0], 0.0);
+    labs_launch_free(&launch);
+}
+END_TEST
+
 /* Lab 10's data: values below nbins, skewed data with most in one bin and one-value data all in it, made again the
    same from the seed once dropped (the memory check compares with it); the result is what the kernel added to the
    poison the bins start at. */
@@ -187,6 +207,7 @@ Suite *labs_suite(void)
     tcase_add_test(tc, lab2_grids_are_far_smaller_than_n);
     tcase_add_test(tc, prepare_binds_in_contract_order);
     tcase_add_test(tc, matmul_ndrange_covers_c);
+    tcase_add_test(tc, conv2d_binds_filter_and_halo_tile);
     tcase_add_test(tc, histogram_data_follows_its_kind);
     suite_add_tcase(s, tc);
     return s;

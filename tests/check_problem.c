@@ -53,6 +53,11 @@ START_TEST(probes_compute_what_the_probe_kernels_do)
     ck_assert_double_eq(bound[5], 0.0);
     free(expected);
     free(bound);
+    size_t image[3] = {3, 4, 2}; /* H, W, R: the conv2d probe copies the image too */
+    ck_assert_uint_eq(clk_problem_reference(CLK_PROBLEM_CONV2D, image, 3, 1, &expected, &bound), 12);
+    ck_assert_double_eq(expected[7], clk_real_at(3, 0, 7));
+    free(expected);
+    free(bound);
 }
 END_TEST
 

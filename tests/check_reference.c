@@ -1,5 +1,6 @@
 #include "suites.h"
 
+#include "conv2d.h"
 #include "reference.h"
 
 #include <float.h>
@@ -69,6 +70,26 @@ START_TEST(transpose_small)
 }
 END_TEST
 
+/* common/conv2d.c: a box filter over 1..9 sums each 3 x 3 neighbourhood, zero outside the image, so a corner adds
+   4 values and the centre all 9; a filter wider than the image sees only the image. */
+START_TEST(conv2d_box_filter_zero_outside)
+{
+    const float in[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+    float box[25];
+    double expected[9], bound[9];
+    for (int i = 0; i < 25; i++)
+        box[i] = 1.0f;
+    clk_ref_conv2d(in, 3, 3, box, 1, expected, bound);
+    ck_assert_double_eq(expected[0], 1 + 2 + 4 + 5);
+    ck_assert_double_eq(expected[4], 45);
+    ck_assert_double_eq(expected[8], 5 + 6 + 8 + 9);
+    ck_assert(bound[4] > 0.0);
+    clk_ref_conv2d(in, 3, 3, box, 2, expected, bound);
+    for (int i = 0; i < 9; i++)
+        ck_assert_double_eq(expected[i], 45);
+}
+END_TEST
+
 START_TEST(sum_bound_grows_like_sqrt)
 {
     ck_assert_double_eq_tol(clk_sum_bound(100, 1.0) / clk_sum_bound(1, 1.0), 10.0, 1e-9);
@@ -87,6 +108,7 @@ Suite *reference_suite(void)
     tcase_add_test(tc, matmul_small);
     tcase_add_test(tc, transpose_small);
     tcase_add_test(tc, sum_bound_grows_like_sqrt);
+    tcase_add_test(tc, conv2d_box_filter_zero_outside);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -20,6 +20,30 @@ START_TEST(tile_reuse_budget)
 }
 END_TEST
 
+/* Lab 9: the halo tile's budget on 64 x 48 with TILE 16 and R 2 is 20^2 / 16^2 = 1.5625 loads per output, and the
+   filter must come through __constant; without a count of __constant loads only the halo is judged. */
+START_TEST(halo_tile_budget)
+{
+    const struct grade_lab_spec *lab = registry_find("lab9");
+    const double outputs = 64.0 * 48;
+    struct technique_counts tiled = {.global_loads = 1.5 * outputs, .constant_loads = 25 * outputs};
+    struct technique_counts global_filter = {.global_loads = 26.5 * outputs, .constant_loads = 0};
+    struct technique_counts untiled = {.global_loads = 24 * outputs, .constant_loads = 25 * outputs};
+    struct technique_counts unknown = {.global_loads = 1.5 * outputs, .constant_loads = -1};
+    char text[1024];
+    ck_assert_int_eq(technique_judge(lab, &tiled, text, sizeof text), 1);
+    ck_assert_ptr_nonnull(strstr(text, "budget: <= 1.56"));
+    ck_assert_int_eq(technique_judge(lab, &global_filter, text, sizeof text), 0);
+    ck_assert_int_eq(technique_judge(lab, &untiled, text, sizeof text), 0);
+    /* Without the count, the filter's loads are among the global ones: the halo is judged, the filter's space not. */
+    unknown.global_loads = 26.5 * outputs;
+    ck_assert_int_eq(technique_judge(lab, &unknown, text, sizeof text), 1);
+    ck_assert_ptr_nonnull(strstr(text, "not told apart"));
+    unknown.global_loads = 49 * outputs;
+    ck_assert_int_eq(technique_judge(lab, &unknown, text, sizeof text), 0);
+}
+END_TEST
+
 START_TEST(group_partials_and_staging)
 {
     struct technique_counts one_per_group = {.global_stores = 16, .local_stores = 64, .local_loads = 64};
@@ -83,6 +107,9 @@ static const struct {
     {"lab8", "--submission tests/fixtures/lab8/no-register-blocking", "local memory: 1.25 loads per multiply-add", 0},
     {"lab8", "--submission tests/fixtures/lab8/lab6-kernel", "local memory: 2.00 loads per multiply-add", 0},
     {"lab2", "--submission tests/fixtures/lab2/group-stride", "global stores: 16384 for 4096 elements", 0},
+    {"lab9", "--solutions", "__constant loads: 25.0 per output", 1},
+    {"lab9", "--submission tests/fixtures/lab9/global-filter", "global loads: 26.39 per output", 0},
+    {"lab9", "--submission tests/fixtures/lab9/naive-constant", "global loads: 23.92 per output", 0},
     {"lab10", "--solutions", "global atomics: 512 for 16384 elements", 1},
     {"lab10", "--submission tests/fixtures/lab10/global-atomics", "global atomics: 16384 for 16384 elements", 0},
 };
@@ -189,6 +216,7 @@ Suite *technique_suite(void)
     TCase *unit = tcase_create("counts"), *end_to_end = tcase_create("oclgrind");
     tcase_add_test(unit, tile_reuse_budget);
     tcase_add_test(unit, group_partials_and_staging);
+    tcase_add_test(unit, halo_tile_budget);
     tcase_add_loop_test(unit, device_speed_must_agree_on_a_gpu, 0, (int)(sizeof speeds / sizeof speeds[0]));
     tcase_add_test(unit, private_bins_budget);
     tcase_set_timeout(end_to_end, 1200);

@@ -12,6 +12,11 @@ int counts_parse(const char *text, struct technique_counts *counts)
     memset(counts, 0, sizeof *counts);
     if (!last)
         return -1;
+    /* Found by name, wherever it stands in the line; a plugin that predates it has not measured it (-1). */
+    const char *constant = strstr(last, " constant_loads="), *line_end = strchr(last, '\n');
+    counts->constant_loads = -1.0;
+    if (constant && (!line_end || constant < line_end))
+        sscanf(constant, " constant_loads=%lf", &counts->constant_loads);
     /* The atomics close the line; a plugin that predates them leaves them 0. */
     const char *atomics = strstr(last, " global_atomics="), *end = strchr(last, '\n');
     if (atomics && (!end || atomics < end))

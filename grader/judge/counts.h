@@ -9,6 +9,8 @@ struct technique_counts {
     double load_requests, load_transactions, store_requests, store_transactions;
     /* Local accesses a warp makes together, and the bank passes they need (1 per request: conflict-free). */
     double local_requests, local_wavefronts;
+    /* Loads through __constant pointers (-1: the plugin was built without LLVM's headers and cannot tell them). */
+    double constant_loads;
     /* Atomic operations on global and local memory (a plugin older than lab 10 counts none). */
     double global_atomics, local_atomics;
 };

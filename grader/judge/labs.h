@@ -95,7 +95,12 @@ struct grade_family {
     void (*spot)(const struct grade_case *c, uint64_t seed, size_t index, double *expected, double *bound);
 };
 
-enum grade_size_class { GRADE_SIZE_VECTOR, GRADE_SIZE_MATMUL, GRADE_SIZE_TRANSPOSE };
+enum grade_size_class {
+    GRADE_SIZE_VECTOR,
+    GRADE_SIZE_MATMUL,
+    GRADE_SIZE_TRANSPOSE,
+    GRADE_SIZE_IMAGE /* the transpose's size, square, with R = the perf's radius (lab 9) */
+};
 
 /* A kernel of kernels/ timed beside a lab's solution in --bench, to show what lies past the lab (not graded). */
 struct grade_further {
@@ -114,6 +119,7 @@ struct grade_perf {
     enum grade_size_class size;  /* which of the profile's sizes */
     size_t local;                /* 1-D labs: work-group size */
     size_t groups;               /* 1-D labs: work-groups in the grid, 0 to cover n */
+    size_t radius;               /* GRADE_SIZE_IMAGE: the filter radius R of the timed case */
     const char *cpu_note;        /* calibration on a CPU: why the speed test only reports there; NULL to judge it
                                     by the measured speedups as on any device */
     const char *handout;         /* the HANDOUT.md section that explains the optimisation */
@@ -129,6 +135,7 @@ enum grade_technique_kind {
     TECHNIQUE_COALESCING,     /* lab 5: few 128-byte segments per warp's access */
     TECHNIQUE_ONE_STORE,      /* lab 2: one global store per element, whatever the grid */
     TECHNIQUE_REGISTER_BLOCK, /* lab 8: local loads per FMA within about 2/WPT, global loads within 2K/TILE */
+    TECHNIQUE_HALO_TILE,      /* lab 9: global loads per output within (TILE+2R)^2/TILE^2, the filter __constant */
     TECHNIQUE_PRIVATE_BINS    /* lab 10: bins in local memory, global atomics one per bin per work-group */
 };
 

@@ -79,6 +79,8 @@ int technique_judge(const struct grade_lab_spec *lab, const struct technique_cou
         return judge_staging(s, c, text, size);
     case TECHNIQUE_REGISTER_BLOCK:
         return judge_register_block(s, c, text, size);
+    case TECHNIQUE_HALO_TILE:
+        return technique_judge_halo(s, c, text, size);
     case TECHNIQUE_PRIVATE_BINS:
         return hist_judge_private_bins(s, c, text, size);
     case TECHNIQUE_ONE_STORE:

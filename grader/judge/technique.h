@@ -12,6 +12,10 @@ struct reference;
    0 when it fails, and -1 when the counts it needs were not measured. */
 int technique_judge(const struct grade_lab_spec *lab, const struct technique_counts *counts, char *text, size_t size);
 
+/* Lab 9: global loads per output within the halo tile's budget, the filter read through __constant (technique_conv.c). */
+int technique_judge_halo(const struct grade_case *shape, const struct technique_counts *counts, char *text,
+                         size_t size);
+
 /* Adds the "technique" test to result: the reference judge's counts of the lab's technique case, once the kernel
    is right (correct says so); on a GPU (device_is_gpu) whose profile separates the solution's speed from the
    baseline's, the speed test already in result must agree. */

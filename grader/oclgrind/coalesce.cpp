@@ -4,6 +4,9 @@
 //   instruction that a warp executes together, the distinct 128-byte segments touched (one per request is best);
 // - bank conflicts: for each local access a warp executes together, the most distinct 4-byte words that fall in
 //   one of 32 banks (1 per request is conflict-free; a 16-wide unpadded column read costs 8 or 16);
+// - loads from the __constant address space (a filter in constant memory), which Oclgrind serves from its global
+//   memory: told apart by the load instruction's address space where LLVM's headers were found at build time
+//   (CLKIT_HAVE_LLVM), else reported as -1, not measured;
 // - atomic operations on global and local memory (lab 10: a histogram merges one global atomic per bin).
 // The runner launches nothing but the kernel being judged. It appends one line per launch to clkit-counts.txt in the working directory, never to the output, where the
 // kernel's own printf could imitate it.
@@ -12,6 +15,10 @@
 #include <oclgrind/Memory.h>
 #include <oclgrind/Plugin.h>
 #include <oclgrind/WorkItem.h>
+
+#ifdef CLKIT_HAVE_LLVM
+#include <llvm/IR/Instructions.h>
+#endif
 
 #include <algorithm>
 #include <cstdio>
@@ -34,6 +41,7 @@ public:
     local_ = invocation->getLocalSize();
     launch_++;
     std::fill(counts_, counts_ + 4, 0.0);
+    constant_loads_ = 0.0;
     std::fill(atomics_, atomics_ + 2, 0.0);
   }
 
@@ -95,9 +103,10 @@ public:
       std::fprintf(out,
                    "clkit-counts launch=%zu global_loads=%.0f global_stores=%.0f local_loads=%.0f local_stores=%.0f "
                    "load_requests=%zu load_transactions=%zu store_requests=%zu store_transactions=%zu "
-                   "local_requests=%zu local_wavefronts=%zu global_atomics=%.0f local_atomics=%.0f\n",
+                   "local_requests=%zu local_wavefronts=%zu constant_loads=%.0f global_atomics=%.0f local_atomics=%.0f\n",
                    launch_, counts_[0], counts_[1], counts_[2], counts_[3], requests[0], transactions[0],
-                   requests[1], transactions[1], local_requests, wavefronts, atomics_[0], atomics_[1]);
+                   requests[1], transactions[1], local_requests, wavefronts, constant_loads(), atomics_[0],
+                   atomics_[1]);
       std::fclose(out);
     }
     segments_.clear();
@@ -118,10 +127,35 @@ private:
       counts_[store ? 3 : 2] += elements;
   }
 
+  double constant_loads() const
+  {
+#ifdef CLKIT_HAVE_LLVM
+    return constant_loads_;
+#else
+    return -1.0;
+#endif
+  }
+
+  // A load through a __constant pointer, which Oclgrind serves from its global memory.
+  static bool from_constant(const oclgrind::WorkItem* item)
+  {
+#ifdef CLKIT_HAVE_LLVM
+    const llvm::LoadInst* load = llvm::dyn_cast_or_null<llvm::LoadInst>(item->getCurrentInstruction());
+    return load && load->getPointerAddressSpace() == oclgrind::AddrSpaceConstant;
+#else
+    (void)item;
+    return false;
+#endif
+  }
+
   void record(const oclgrind::Memory* memory, const oclgrind::WorkItem* item, size_t address, size_t size,
               bool store)
   {
     unsigned space = memory->getAddressSpace();
+    if (space == oclgrind::AddrSpaceConstant || (!store && from_constant(item))) {
+      constant_loads_++;
+      return;
+    }
     if (space != oclgrind::AddrSpaceGlobal && space != oclgrind::AddrSpaceLocal)
       return;
     count(memory, store, 1);
@@ -146,6 +180,7 @@ private:
   oclgrind::Size3 local_;
   size_t launch_ = 0;
   double counts_[4] = {0, 0, 0, 0}; // global loads, global stores, local loads, local stores
+  double constant_loads_ = 0.0;
   double atomics_[2] = {0, 0};      // global, local
   std::map<Request, std::set<size_t>> segments_, words_;
   std::map<std::pair<size_t, const void*>, size_t> occurrences_;

@@ -236,6 +236,10 @@ void profile_timing_case(const struct grade_lab_spec *lab, const struct profile 
     case GRADE_SIZE_TRANSPOSE:
         c->dims[0] = c->dims[1] = profile->transpose_n;
         break;
+    case GRADE_SIZE_IMAGE:
+        c->dims[0] = c->dims[1] = profile->transpose_n;
+        c->dims[2] = lab->perf.radius;
+        break;
     }
     if (lab->tilings) {
         const struct grade_tiling *t = labs_find_tiling(lab, profile->labs[registry_index(lab)].tile);
