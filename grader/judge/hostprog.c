@@ -222,10 +222,9 @@ static void check_launch(const size_t *extent, unsigned dims, const size_t *g, c
                  needed[0], extent[0]);
     else
         snprintf(v->grid, sizeof v->grid, "it launched %zu x %zu work-groups of %zu x %zu work-items where %zu x %zu "
-                 "cover the %zu x %zu result%s: the work-groups past them compute nothing (size the grid from the "
-                 "result: ceil(extent / %s) work-groups a side)", groups[0], groups[1], l[0], l[1], needed[0],
-                 needed[1], extent[0], extent[1], wpt > 1 ? " at WPT outputs a side per work-item" : "",
-                 wpt > 1 ? "(WPT x local)" : "local");
+                 "cover the %zu x %zu result with %d x %d outputs per work-item (WPT %d): the work-groups past them "
+                 "compute nothing (size the grid from the result: ceil(extent / (WPT x local)) work-groups a side)",
+                 groups[0], groups[1], l[0], l[1], needed[0], needed[1], extent[0], extent[1], wpt, wpt, wpt);
 }
 
 /* Reads the ledger the run left; the grid is checked against extent where check_grid is set. */
