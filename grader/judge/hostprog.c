@@ -423,7 +423,8 @@ static int run(const struct hostprog_job *job, struct host_run *h, const struct 
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)job->seed);
     run_argv(job, h, check, seed, argv);
     /* Under Oclgrind every launch is simulated: one will do. */
-    snprintf(setting, sizeof setting, "%s=%s%s", CLK_LEDGER_ENV, h->ledger, check->simulated ? "\nCLKIT_TIMING_RUNS=1" : "");
+    snprintf(setting, sizeof setting, "%s=%s%s", CLK_LEDGER_ENV, h->ledger,
+             check->simulated ? "\nCLKIT_TIMING_RUNS=1" : "");
     p.setting = setting;
     scratch_remove(h->out);
     scratch_remove(h->log);
