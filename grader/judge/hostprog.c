@@ -222,9 +222,10 @@ static void check_launch(const size_t *extent, unsigned dims, const size_t *g, c
                  needed[0], extent[0]);
     else
         snprintf(v->grid, sizeof v->grid, "it launched %zu x %zu work-groups of %zu x %zu work-items where %zu x %zu "
-                 "cover the %zu x %zu result with %d x %d outputs per work-item (WPT %d): the work-groups past them "
-                 "compute nothing (size the grid from the result: ceil(extent / (WPT x local)) work-groups a side)",
-                 groups[0], groups[1], l[0], l[1], needed[0], needed[1], extent[0], extent[1], wpt, wpt, wpt);
+                 "cover the %zu x %zu result at %d x %d outputs per work-item: the work-groups past them compute "
+                 "nothing (size the grid from the result: ceil(extent / %s) work-groups a side)", groups[0],
+                 groups[1], l[0], l[1], needed[0], needed[1], extent[0], extent[1], wpt, wpt,
+                 wpt > 1 ? "(WPT x local), WPT from -DWPT" : "local");
 }
 
 /* Reads the ledger the run left; the grid is checked against extent where check_grid is set. */
@@ -238,7 +239,7 @@ static void read_ledger(const char *path, const size_t *extent, int check_grid, 
         unsigned dims = 0;
         int profiling = 0, wpt = 1, count = 0;
         char kind[32];
-        if (sscanf(line, "queue %d", &profiling) == 1)
+        if (sscanf(line, "queue %d", &profiling) == 1) /* the queue's platform: "Oclgrind" under the judge */
             v->queues++, v->oclgrind_queues += strstr(line, " Oclgrind") != NULL;
         else if (strcmp(line, "no-profiling") == 0)
             v->no_profiling = 1;
