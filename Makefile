@@ -187,8 +187,8 @@ student-release:
 	@mkdir -p "$(DEST)/.github/workflows"
 	$(Q)tar cf - $(addprefix --exclude=,$(RELEASE_KEEP_OUT)) $(RELEASE_FILES) | tar xf - -C "$(DEST)"
 	$(Q)cp .github/classroom/grade.yml "$(DEST)/.github/workflows/classroom.yml"
-	@# Without solutions/, the quick start grades the student's own labs (stubs score 0 until filled in).
-	$(Q)sed -i 's|^\./setup && \./grade --solutions all .*|./setup \&\& ./grade all                # install the packages, build, grade your labs (stubs score 0)|' "$(DEST)/README.md"
+	@# Without solutions/ and tests/, the README's quick start for instructors has nothing to run: leave it out.
+	$(Q)sed -i '/^<!--instructors-->$$/,/^<!--\/instructors-->$$/d' "$(DEST)/README.md"
 	@echo "student-release: wrote $(DEST)"
 
 # Gradescope's autograder zip: the student release with setup.sh and run_autograder at its root (Gradescope

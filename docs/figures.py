@@ -276,7 +276,8 @@ def memory():
         svg.rect(10 + inset, y, 740 - 2 * inset, 50, ["#e9f5db", "#cfe1b9", "#b5c99a", "#97a97c"][i])
         svg.text(380, y + 20, name, 13, "middle", "bold")
         svg.text(380, y + 38, "%s; %s" % (size, latency), 11, "middle")
-    svg.text(10, 292, "__constant data is cached apart (64 KB), fast when a warp reads one address", 11, fill="#555")
+    svg.text(10, 292, "__constant: at most 64 KB, read through an 8 KB constant cache per SM; fast when a warp reads one "
+             "address", 11, fill="#555")
     return svg
 
 

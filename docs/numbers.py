@@ -6,9 +6,9 @@ A figure taken from the benchmark tables is written between markers,
     <!--n DEVICE LAB FIELD FORMAT-->3,368<!--/n-->
 
 where DEVICE is h200, h100 or pocl (the bench-*.csv of that device), LAB is a lab of the table (lab1, lab2, ...),
-FIELD is rate (GB/s or GFLOP/s), tflops, percent (of the copy bandwidth or FMA peak), speedup (over the lab's
-baseline), baseline_rate, threshold (the profile's, 0 when it has none), clblast (the percentage of CLBlast's
-SGEMM), further_percent or further_speedup (the lab's going-further kernel: its share of the peak, its speedup over
+FIELD is ms (the kernel's time), baseline_ms (its baseline's, timed beside it), rate (GB/s or GFLOP/s), tflops,
+percent (of the copy bandwidth or FMA peak), speedup (over the lab's baseline), baseline_rate, threshold (the
+profile's, 0 when it has none), clblast (the percentage of CLBlast's SGEMM), further_percent or further_speedup (the lab's going-further kernel: its share of the peak, its speedup over
 the solution), and FORMAT a Python format specification (",.0f", ".2f"). Without --write it
 checks that every marked figure is what the data give and exits 1 naming each that is not (make check); with
 --write it rewrites them (make docs). A whole table is marked the same way,
@@ -66,6 +66,8 @@ def figure(rows, lab, field):
     ms, clblast_ms, further_ms = float(row["ms"]), float(row.get("clblast_ms") or 0), float(row.get("further_ms") or 0)
     further = ms / further_ms if further_ms > 0 else float("nan")
     values = {
+        "ms": ms,
+        "baseline_ms": float(row["baseline_ms"]),
         "rate": float(row["rate"]),
         "tflops": float(row["rate"]) / 1000.0,
         "percent": 100.0 * float(row["fraction"]),

@@ -63,7 +63,7 @@ static void close_runs(struct grading *g, const struct grade_lab_spec *lab, int 
     for (size_t i = 0; i < sizeof suffixes / sizeof *suffixes; i++) {
         char name[64];
         snprintf(name, sizeof name, "%s%s", lab->name, suffixes[i]);
-        scratch_close_run(g->root, g->scratch, name, keep);
+        scratch_close_run(g->root, g->scratch, name, keep ? lab->kernel_name : NULL);
     }
 }
 

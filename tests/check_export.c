@@ -145,6 +145,42 @@ START_TEST(classroom_result_is_what_the_reporter_reads)
 }
 END_TEST
 
+/* Text that reaches the XML raw (not through result_add's cleaning): U+FFFE and U+FFFF, control bytes, and a first
+   line longer than a failure's message attribute holds, of 3-byte characters, so that its cut falls inside one.
+   The JUnit file stays well formed and valid; a link planted where it goes is refused, not written through. */
+START_TEST(junit_keeps_to_xml_characters)
+{
+    char long_line[1200] = "", *text = NULL, *output;
+    for (int i = 0; i < 300; i++)
+        strcat(long_line, "\xe2\x9c\x93");
+    struct grade_test *test = result_add(&results[1], "technique", 0, 2, 0, "");
+    free(test->reason);
+    test->reason = malloc(strlen(long_line) + 64);
+    sprintf(test->reason, "%s\nU+FFFE \xef\xbf\xbe U+FFFF \xef\xbf\xbf bell \a", long_line);
+    snprintf(test->name, sizeof test->name, "tech\xef\xbf\xbfnique");
+    free(results[1].setup_error);
+    results[1].setup_error = strdup("no device \xef\xbf\xbe\x0b");
+    static const char *const kernels[] = {"labs/lab1/vadd.cl", "labs/lab2/vadd_stride.cl"};
+    struct export_run run = {.results = results, .titles = titles, .kernels = kernels, .count = 2, .seconds = 1};
+    ck_assert_int_eq(run_in_kit("rm -rf build/check-export && mkdir -p build/check-export && "
+                                "echo untouched > build/check-export/victim && "
+                                "ln -s victim build/check-export/junit.xml", 10, &output), 0);
+    free(output);
+    ck_assert_int_eq(export_junit_file("build/check-export/junit.xml", &run), -1); /* the link is refused */
+    ck_assert_int_eq(export_junit_file("build/check-export/junit2.xml", &run), 0);
+    int status = run_in_kit("mv build/check-export/junit2.xml build/check-export/junit.xml && "
+                            "cat build/check-export/victim && "
+                            "xmllint --noout --schema tests/junit-jenkins.xsd build/check-export/junit.xml 2>&1",
+                            30, &output);
+    ck_assert_msg(status == 0 && strncmp(output, "untouched\n", 10) == 0, "%s", output);
+    free(output);
+    ck_assert_int_eq(run_in_kit("cat build/check-export/junit.xml", 10, &text), 0);
+    ck_assert_msg(!strstr(text, "\xef\xbf\xbe") && !strstr(text, "\xef\xbf\xbf") && strstr(text, "name=\"tech?nique\""),
+                  "%s", text);
+    free(text);
+}
+END_TEST
+
 Suite *export_suite(void)
 {
     Suite *s = suite_create("export");
@@ -154,6 +190,7 @@ Suite *export_suite(void)
     tcase_add_test(tc, json_output_is_valid_utf8);
     tcase_add_test(tc, junit_is_well_formed);
     tcase_add_test(tc, classroom_result_is_what_the_reporter_reads);
+    tcase_add_test(tc, junit_keeps_to_xml_characters);
     suite_add_tcase(s, tc);
     return s;
 }

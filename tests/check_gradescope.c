@@ -27,6 +27,9 @@ static const struct {
     {"stale copy beside", "mkdir -p " TREE "/submission/lab1 " TREE "/submission/v1/lab1 && "
                           "cp solutions/lab1/* " TREE "/submission/lab1/ && "
                           "cp tests/fixtures/lab1/local-id/lab1/vadd.cl " TREE "/submission/v1/lab1/", "10"},
+    {"a folder whose name writes a line of its own", "mkdir -p " TREE "/submission/lab1 \"" TREE "/submission/$(printf "
+     "'x\\n0\\t..')/source/labs/lab1\" && cp solutions/lab1/* " TREE "/submission/lab1/ && cp solutions/lab1/vadd.cl "
+     "\"" TREE "/submission/$(printf 'x\\n0\\t..')/source/labs/lab1/\"", "10"},
     {"empty", "true", "0"},
     {"broken kit", "mv " TREE "/source " TREE "/moved", NULL},
 };

@@ -25,8 +25,9 @@ START_TEST(a_class_of_thirty_is_reported)
                "--devices cpu,cpu --submission build/check-html-class --results build/check-html-results "
                "--html build/check-html lab1 >/dev/null 2>&1",
                400, 0));
-    output = shell("ls build/check-html | grep -c '^s[0-9][0-9].html$'; xmllint --noout build/check-html/*.html && "
-                   "echo well-formed; grep -c '<a href=\"s[0-9]*.html\">' build/check-html/index.html",
+    output = shell("ls build/check-html/students | grep -c '^s[0-9][0-9].html$'; xmllint --noout build/check-html/*.html "
+                   "build/check-html/students/*.html && echo well-formed; "
+                   "grep -c '<a href=\"students/s[0-9]*.html\">' build/check-html/index.html",
                    60, 0);
     ck_assert_msg(strncmp(output, "30\nwell-formed\n", 15) == 0, "%s", output);
     free(output);
@@ -51,31 +52,83 @@ START_TEST(a_student_page_shows_the_map)
                "NO_COLOR=1 ./grade --quick --seed 4 --submission build/check-html-small "
                "--results build/check-html-small-results --html build/check-html-small-report lab5 >/dev/null 2>&1",
                300, 0));
-    page = shell("cat build/check-html-small-report/tina.html", 10, 0);
+    page = shell("cat build/check-html-small-report/students/tina.html", 10, 0);
     ck_assert_msg(strstr(page, "<title>mismatch map</title>") && strstr(page, "fill=\"#e53e3e\"") &&
                   strstr(page, "the result is the transpose"), "tina.html has no map");
     free(page);
-    page = shell("cat build/check-html-small-report/sol.html", 10, 0);
+    page = shell("cat build/check-html-small-report/students/sol.html", 10, 0);
     ck_assert_ptr_null(strstr(page, "<title>mismatch map</title>"));
     free(page);
 }
 END_TEST
 
-/* What a submission prints reaches the page as text, never as markup. */
+/* Writes build/check-html-evil/NAME.json holding one test of lab1 with output (JSON, escaped) and status. */
+static void put_result(const char *name, const char *test, const char *output, const char *status)
+{
+    char *command = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&command, &size);
+    fprintf(out, "mkdir -p build/check-html-evil && printf '%%s' '{\"score\":0,\"tests\":[{\"name\":\"lab1: %s\","
+                 "\"score\":0,\"max_score\":3,\"status\":\"%s\",\"output\":\"%s\"}]}' > build/check-html-evil/%s.json",
+            test, status, output, name);
+    fclose(out);
+    free(shell(command, 10, 0));
+    free(command);
+}
+
+/* What a submission prints reaches the page as text, never as markup, and within XML 1.0's characters: U+FFFE,
+   U+FFFF, control characters, and a failure key cut inside a character leave the pages well formed. */
 START_TEST(reasons_are_escaped)
 {
-    char *page;
-    free(shell("rm -rf build/check-html-evil build/check-html-evil-report && mkdir -p build/check-html-evil && "
-               "printf '%s' '{\"score\":0,\"tests\":[{\"name\":\"lab1: exact cases\",\"score\":0,\"max_score\":3,"
-               "\"status\":\"failed\",\"output\":\"<script>alert(1)</script> & \\\"x\\\"\"}]}' "
-               "> build/check-html-evil/eve.json",
-               10, 0));
-    ck_assert_int_eq(html_write_class("build/check-html-evil", "build/check-html-evil-report", "."), 0);
-    page = shell("cat build/check-html-evil-report/eve.html", 10, 0);
+    static const char *const names[] = {"eve", "zed"};
+    char *page, key[1200] = "";
+    free(shell("rm -rf build/check-html-evil build/check-html-evil-report", 10, 0));
+    put_result("eve", "exact cases", "<script>alert(1)</script> & \\\"x\\\" \\ufffe \\uffff \\u0001 \\u001b[2J", "failed");
+    for (int i = 0; i < 180; i++) /* a key longer than the class page keeps, of 3-byte characters */
+        strcat(key, "\\u2713");
+    put_result("zed", "exact \\ufffe<b>", key, "failed");
+    ck_assert_int_eq(html_write_class("build/check-html-evil", "build/check-html-evil-report", ".", names, 2), 0);
+    page = shell("cat build/check-html-evil-report/students/eve.html", 10, 0);
     ck_assert_msg(strstr(page, "&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;x&quot;") && !strstr(page, "<script"),
                   "%s", page);
     free(page);
-    ck_assert_int_eq(html_write_class("build/no-such-results", "build/check-html-none", "."), -1);
+    free(shell("xmllint --noout build/check-html-evil-report/index.html build/check-html-evil-report/students/*.html",
+               10, 0));
+    page = shell("cat build/check-html-evil-report/index.html", 10, 0);
+    ck_assert_msg(!strstr(page, "<b>") && strstr(page, "exact ?&lt;b&gt;"), "%s", page);
+    free(page);
+    ck_assert_int_eq(html_write_class("build/no-such-results", "build/check-html-none", ".", names, 2), -1);
+}
+END_TEST
+
+/* A student named index keeps their page, apart from the class page; a stray entry first in the class (no tests)
+   empties no table; a planted link in the report folder is replaced, not written through; a stale results file of
+   a student not in the list is not shown. */
+START_TEST(pages_stay_apart_and_links_are_not_followed)
+{
+    static const char *const names[] = {"000stray", "index", "amy"};
+    char *page;
+    free(shell("rm -rf build/check-html-evil build/check-html-evil-report build/check-html-victim && "
+               "mkdir -p build/check-html-evil-report/students && echo untouched > build/check-html-victim && "
+               "ln -s ../check-html-victim build/check-html-evil-report/index.html && "
+               "ln -s ../../check-html-victim build/check-html-evil-report/students/amy.html", 10, 0));
+    put_result("000stray", "x", "", "failed");
+    free(shell("printf '{\"score\":0,\"output\":\"not a folder\",\"tests\":[]}' > build/check-html-evil/000stray.json",
+               10, 0));
+    put_result("index", "exact cases", "all right", "passed");
+    put_result("amy", "exact cases", "2 of 8 cases wrong", "failed");
+    put_result("ghost", "exact cases", "GHOST OF A STALE RUN", "passed");
+    ck_assert_int_eq(html_write_class("build/check-html-evil", "build/check-html-evil-report", ".", names, 3), 0);
+    page = shell("cat build/check-html-victim; test ! -L build/check-html-evil-report/index.html && "
+                 "test ! -L build/check-html-evil-report/students/amy.html && "
+                 "grep -c '<h1>clkit: the class</h1>' build/check-html-evil-report/index.html; "
+                 "grep -c '<title>index: ' build/check-html-evil-report/students/index.html", 10, 0);
+    ck_assert_str_eq(page, "untouched\n1\n1\n");
+    free(page);
+    page = shell("cat build/check-html-evil-report/index.html", 10, 0);
+    ck_assert_msg(strstr(page, "<tr><td>exact cases</td><td>1 of 2 (50%)</td></tr>") && !strstr(page, "ghost") &&
+                  !strstr(page, "GHOST") && strstr(page, "<p>3 students.</p>"), "%s", page);
+    free(page);
 }
 END_TEST
 
@@ -105,8 +158,12 @@ Suite *html_suite(void)
     tcase_set_timeout(tc, 400);
     tcase_add_test(tc, a_class_of_thirty_is_reported);
     tcase_add_test(tc, a_student_page_shows_the_map);
-    tcase_add_test(tc, reasons_are_escaped);
+
     tcase_add_test(tc, chromium_renders_the_class_page);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("hostile results");
+    tcase_add_test(tc, reasons_are_escaped);
+    tcase_add_test(tc, pages_stay_apart_and_links_are_not_followed);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -23,9 +23,14 @@ START_TEST(holds_the_stubs_and_the_grader)
                             "test -f .github/workflows/classroom.yml && test ! -e solutions && test ! -e tests && "
                             /* kernels that answer a lab: lab 8's baseline (lab 6's solution), a better lab 7 */
                             "test ! -e kernels/matmul_tiled.cl && test ! -e kernels/transpose_wide.cl && "
-                            /* the quick start grades the student's labs: there are no solutions to grade */
-                            "sed -n '1,12p' README.md | grep -q '^./setup && ./grade all' && "
-                            "! sed -n '1,12p' README.md | grep -q -- '--solutions'",
+                            /* the quick start builds and grades the student's lab 1: there are no solutions or
+                               kit tests to run, and the instructors' quick start is left out */
+                            "sed -n '1,14p' README.md | grep -q '^./setup ' && "
+                            "sed -n '1,14p' README.md | grep -q '^make lab1 ' && "
+                            "sed -n '1,14p' README.md | grep -q '^./grade lab1 ' && "
+                            "! grep -q 'grade the reference solutions\\|^make check ' README.md && "
+                            "! sed -n '1,14p' README.md | grep -q -- '--solutions' && "
+                            "! grep -q 'instructors-->' README.md",
                             10, &output);
     ck_assert_msg(status == 0, "the release lacks a file it must have, or has one it must not:\n%s", output);
     free(output);

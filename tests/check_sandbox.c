@@ -4,11 +4,15 @@
 #include "runner/sandbox.h"
 #include "timing.h"
 
+#include <errno.h>
 #include <fcntl.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -180,11 +184,173 @@ START_TEST(untrusted_code_is_confined)
 }
 END_TEST
 
+/* The layers of loop test _i: 0 every layer this machine has, 1 Landlock without bubblewrap. Returns 0 when that
+   confinement cannot be had here (the test then has nothing to check). */
+static int choose_layers(int landlock_only)
+{
+    if (landlock_only) {
+        setenv("CLKIT_BUBBLEWRAP", "0", 1);
+        return landlock_abi() > 0;
+    }
+    unsetenv("CLKIT_BUBBLEWRAP");
+    return access("/usr/bin/bwrap", X_OK) == 0 || landlock_abi() > 0;
+}
+
+/* What a run leaves in /dev/shm does not reach the next run, nor the machine's; /run is out of reach. */
+START_TEST(shm_and_run_are_private)
+{
+    char script[512], shm[64], in_run[64];
+    struct sandbox_outcome outcome;
+    FILE *f;
+    if (!choose_layers(_i))
+        return;
+    snprintf(shm, sizeof shm, "/dev/shm/clkit-leak-%d", (int)getpid());
+    snprintf(in_run, sizeof in_run, "/run/clkit-secret-%d", (int)getpid());
+    if ((f = fopen(in_run, "w")) != NULL) { /* a file every user may read, in /run */
+        fputs("RUN-SECRET\n", f);
+        fclose(f);
+        chmod(in_run, 0644);
+    }
+    snprintf(script, sizeof script, "echo SHM-SECRET > %s; cat %s; exit 0", shm, in_run);
+    outcome = run(script, 1, 10, 4096);
+    int finished = outcome.end == SANDBOX_EXITED, read_run = outcome.output && strstr(outcome.output, "RUN-SECRET");
+    sandbox_outcome_free(&outcome);
+    snprintf(script, sizeof script, "cat %s; exit 0", shm);
+    outcome = run(script, 1, 10, 4096);
+    int read_shm = outcome.output && strstr(outcome.output, "SHM-SECRET"), machine_shm = access(shm, F_OK) == 0;
+    sandbox_outcome_free(&outcome);
+    unlink(shm);
+    unlink(in_run);
+    ck_assert_msg(finished, "the first run did not finish");
+    ck_assert_msg(!read_run, "a run read /run");
+    ck_assert_msg(!read_shm, "the next run read what the last left in /dev/shm");
+    ck_assert_msg(!machine_shm, "a run wrote into the machine's /dev/shm");
+}
+END_TEST
+
+/* A Unix socket listening outside the sandbox, in a folder every user may enter: no run connects to it. */
+START_TEST(no_connection_to_a_unix_socket_outside)
+{
+    char folder[] = "/var/tmp/clkit-socket-XXXXXX", script[512];
+    struct sockaddr_un address = {.sun_family = AF_UNIX};
+    struct sandbox_outcome outcome;
+    int listener, peer;
+    if (!choose_layers(_i))
+        return;
+    ck_assert_ptr_nonnull(mkdtemp(folder));
+    chmod(folder, 0755);
+    snprintf(address.sun_path, sizeof address.sun_path, "%s/s", folder);
+    listener = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0);
+    ck_assert_int_ge(listener, 0);
+    ck_assert_int_eq(bind(listener, (struct sockaddr *)&address, sizeof address), 0);
+    chmod(address.sun_path, 0777);
+    ck_assert_int_eq(listen(listener, 4), 0);
+    snprintf(script, sizeof script,
+             "python3 -c 'import socket, sys\n"
+             "s = socket.socket(socket.AF_UNIX)\ns.connect(sys.argv[1])\ns.send(b\"hi\")\nprint(\"CONNECTED\")' %s",
+             address.sun_path);
+    outcome = run(script, 1, 20, 8192);
+    peer = accept(listener, NULL, NULL);
+    ck_assert_msg(peer < 0 && (errno == EAGAIN || errno == EWOULDBLOCK), "a run connected to the socket outside");
+    ck_assert_msg(!outcome.output || !strstr(outcome.output, "CONNECTED"), "%s", outcome.output);
+    sandbox_outcome_free(&outcome);
+    close(listener);
+    unlink(address.sun_path);
+    rmdir(folder);
+}
+END_TEST
+
+/* A run that allocates and touches 3 GiB is stopped at its cap, says so, and leaves nothing behind. */
+START_TEST(memory_past_the_cap_is_stopped)
+{
+    struct sandbox_policy policy = {.untrusted = 1, .timeout_s = 60, .output_limit = 65536, .writable = "/tmp",
+                                    .memory_limit = (size_t)256 << 20};
+    struct sandbox_outcome outcome;
+    char text[512];
+    char *argv[] = {"/usr/bin/python3", "-c",
+                    "import sys\nheld = []\nfor i in range(48):\n"
+                    "    held.append(b'x' * (64 << 20))\n    print('touched', (i + 1) * 64, 'MiB', flush=True)\n", NULL};
+    double start = clk_now_s();
+    sandbox_init();
+    sandbox_exec(argv, &policy, &outcome);
+    ck_assert_msg(outcome.end == SANDBOX_OUT_OF_MEMORY, "not stopped for memory (end %d, code %d):\n%s", outcome.end,
+                  outcome.code, outcome.output ? outcome.output : "");
+    ck_assert_msg(!strstr(outcome.output ? outcome.output : "", "touched 3072 MiB"), "it took 3 GiB");
+    ck_assert_msg(outcome.peak_bytes < (size_t)1 << 30, "it held %zu MiB", outcome.peak_bytes >> 20);
+    ck_assert_msg(clk_now_s() - start < 30.0, "the run took %.0f s", clk_now_s() - start);
+    sandbox_describe(&outcome, 60, text, sizeof text);
+    ck_assert_msg(strstr(text, "too much memory") && strstr(text, "256 MiB"), "%s", text);
+    sandbox_outcome_free(&outcome);
+}
+END_TEST
+
+/* A run within its cap is not stopped, and its peak is measured. */
+START_TEST(memory_within_the_cap_is_measured)
+{
+    struct sandbox_policy policy = {.untrusted = 1, .timeout_s = 60, .output_limit = 4096, .writable = "/tmp",
+                                    .memory_limit = (size_t)1 << 30};
+    struct sandbox_outcome outcome;
+    char *argv[] = {"/usr/bin/python3", "-c", "import time\nheld = b'x' * (200 << 20)\ntime.sleep(0.5)\n", NULL};
+    sandbox_exec(argv, &policy, &outcome);
+    ck_assert_msg(outcome.end == SANDBOX_EXITED && outcome.code == 0, "end %d code %d", outcome.end, outcome.code);
+    ck_assert_msg(outcome.peak_bytes >= (size_t)200 << 20 && outcome.peak_bytes < (size_t)1 << 30, "peak %zu MiB",
+                  outcome.peak_bytes >> 20);
+    sandbox_outcome_free(&outcome);
+}
+END_TEST
+
+/* A batch's workers confine code as users of their own (./setup makes clkit-runner-1...). */
+START_TEST(workers_run_as_users_of_their_own)
+{
+    struct sandbox_outcome first, second;
+    if (geteuid() != 0 || !getpwnam("clkit-runner-1"))
+        return; /* not root, or the users were never made: one shared user */
+    sandbox_worker(1);
+    second = run("id -u", 1, 10, 1024);
+    sandbox_worker(0);
+    first = run("id -u", 1, 10, 1024);
+    ck_assert_msg(first.output && second.output && atoi(first.output) > 0 && atoi(second.output) > 0 &&
+                  atoi(first.output) != atoi(second.output), "worker 0 ran as %s, worker 1 as %s", first.output,
+                  second.output);
+    sandbox_outcome_free(&first);
+    sandbox_outcome_free(&second);
+}
+END_TEST
+
+/* A worker whose student fills the task cap in a burst, while a classmate's run beside it is under way, does not
+   keep the classmate's run from starting its processes. */
+START_TEST(a_burst_of_tasks_does_not_starve_a_worker_beside)
+{
+    struct sandbox_policy policy = {.untrusted = 1, .timeout_s = 30, .output_limit = 65536, .writable = "/tmp"};
+    struct sandbox_child classmate, burst;
+    struct sandbox_outcome outcome, ignored;
+    char *classmate_argv[] = {"/bin/sh", "-c",
+                              "sleep 3; n=0; for i in $(seq 40); do sleep 4 & n=$((n + 1)); done; echo started $n; wait",
+                              NULL};
+    char *burst_argv[] = {"/bin/sh", "-c", "for i in $(seq 600); do sleep 12 & done 2>/dev/null; sleep 12", NULL};
+    if (geteuid() != 0 || !getpwnam("clkit-runner-1") || !choose_layers(_i))
+        return;
+    sandbox_init();
+    sandbox_share_tasks(2);
+    sandbox_worker(1);
+    ck_assert_int_eq(sandbox_spawn(classmate_argv, &policy, &classmate), 0);
+    sandbox_worker(0);
+    ck_assert_int_eq(sandbox_spawn(burst_argv, &policy, &burst), 0);
+    sandbox_finish(&classmate, &outcome);
+    ck_assert_msg(outcome.output && strstr(outcome.output, "started 40"), "the classmate's run was starved:\n%s",
+                  outcome.output ? outcome.output : "");
+    sandbox_outcome_free(&outcome);
+    burst.stop_soon = 1;
+    sandbox_finish(&burst, &ignored);
+    sandbox_outcome_free(&ignored);
+}
+END_TEST
+
 Suite *sandbox_suite(void)
 {
     Suite *s = suite_create("sandbox");
     TCase *tc = tcase_create("confinement");
-    tcase_set_timeout(tc, 30);
+    tcase_set_timeout(tc, 60);
     tcase_add_test(tc, infinite_loop_times_out);
     tcase_add_test(tc, crash_is_named);
     tcase_add_test(tc, exec_captures_output);
@@ -195,6 +361,12 @@ Suite *sandbox_suite(void)
     tcase_add_test(tc, landlock_keeps_writes_in_the_run_folder);
     tcase_add_test(tc, daemons_do_not_outlive_the_run);
     tcase_add_test(tc, untrusted_code_is_confined);
+    tcase_add_loop_test(tc, shm_and_run_are_private, 0, 2); /* every layer, then Landlock without bubblewrap */
+    tcase_add_loop_test(tc, no_connection_to_a_unix_socket_outside, 0, 2);
+    tcase_add_test(tc, memory_past_the_cap_is_stopped);
+    tcase_add_test(tc, memory_within_the_cap_is_measured);
+    tcase_add_test(tc, workers_run_as_users_of_their_own);
+    tcase_add_loop_test(tc, a_burst_of_tasks_does_not_starve_a_worker_beside, 0, 2);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -100,6 +100,44 @@ START_TEST(failure_is_explained_by_oclgrind)
 }
 END_TEST
 
+/* Right kernels that Oclgrind itself cannot take as it comes: its uninitialised-value checker crashes on vload4;
+   its own 32 KB of local memory refuse 33 KB of strips at TILE 128, which fit the GPUs' 48 KB. Full marks. */
+static const struct {
+    const char *arguments, *absent;
+} judge_limits[] = {
+    {"--submission tests/fixtures/lab4/vload4 lab4", "crashed with SIGSEGV"},
+    {"--sanitize --submission tests/fixtures/lab8/wide-strips lab8", "CL_OUT_OF_RESOURCES"},
+};
+
+START_TEST(oclgrinds_limits_cost_a_right_kernel_nothing)
+{
+    char command[512], *output;
+    snprintf(command, sizeof command, "NO_COLOR=1 ./grade --quick %s 2>&1", judge_limits[_i].arguments);
+    int status = run_in_kit(command, 600, &output);
+    ck_assert_msg(status == 0 && strstr(output, "score: 14.0 / 14") && !strstr(output, judge_limits[_i].absent),
+                  "status %d\n%s", status, output);
+    free(output);
+}
+END_TEST
+
+/* A broken install (an oclgrind in the PATH that cannot run the simulator): the reference judge says it could not
+   simulate the kernel, the device's verdict stands, no point is lost, and nothing claims to have run under it. */
+START_TEST(broken_oclgrind_costs_a_right_kernel_nothing)
+{
+    char *output;
+    int status = run_in_kit("mkdir -p build/check-broken-oclgrind && printf '#!/bin/sh\\nexit 127\\n' > "
+                            "build/check-broken-oclgrind/oclgrind && chmod +x build/check-broken-oclgrind/oclgrind && "
+                            "PATH=$PWD/build/check-broken-oclgrind:$PATH NO_COLOR=1 ./grade --quick -v --solutions "
+                            "lab6 2>&1", 300, &output);
+    ck_assert_msg(status == 0 && strstr(output, "lab6 score: 14.0 / 14") &&
+                      strstr(output, "the reference judge could not simulate this kernel") &&
+                      strstr(output, "not run under Oclgrind") && !strstr(output, "under Oclgrind no bad access") &&
+                      !strstr(output, "Oclgrind, the reference judge, found no"),
+                  "status %d\n%s", status, output);
+    free(output);
+}
+END_TEST
+
 Suite *sanitize_suite(void)
 {
     Suite *s = suite_create("sanitize");
@@ -110,6 +148,8 @@ Suite *sanitize_suite(void)
     tcase_add_loop_test(end_to_end, fixture_findings_are_deterministic, 0, 2);
     tcase_add_test(end_to_end, solutions_have_no_findings);
     tcase_add_test(end_to_end, failure_is_explained_by_oclgrind);
+    tcase_add_loop_test(end_to_end, oclgrinds_limits_cost_a_right_kernel_nothing, 0, 2);
+    tcase_add_test(end_to_end, broken_oclgrind_costs_a_right_kernel_nothing);
     suite_add_tcase(s, unit);
     suite_add_tcase(s, end_to_end);
     return s;

@@ -1,5 +1,6 @@
 #include "suites.h"
 
+#include "runner/sandbox.h"
 #include "runner/scratch.h"
 
 #include <stdio.h>
@@ -126,6 +127,53 @@ START_TEST(links_in_run_folders_are_not_followed)
 }
 END_TEST
 
+/* Writes text to the file at folder/relative, making its folders. */
+static void plant(const char *folder_path, const char *relative, const char *text)
+{
+    char path[1024], command[1200];
+    FILE *f;
+    snprintf(path, sizeof path, "%s/%s", folder_path, relative);
+    snprintf(command, sizeof command, "mkdir -p \"$(dirname '%s')\"", path);
+    ck_assert_int_eq(system(command), 0);
+    f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static int exists(const char *folder_path, const char *relative)
+{
+    char path[1024];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", folder_path, relative);
+    return stat(path, &st) == 0;
+}
+
+/* A solutions run keeps, for the next runs, the cached programs of the kit's own kernels and its measured peak;
+   never a program holding the solution's kernel, nor one whose kernels it cannot see (built, never launched). */
+START_TEST(kept_caches_hold_the_kit_kernels_only)
+{
+    char root[] = "/tmp/clkit-root-XXXXXX", run[256], why[256];
+    ck_assert_ptr_nonnull(mkdtemp(root));
+    ck_assert_int_eq(scratch_memory_limit(root, "lab1"), SANDBOX_MEMORY_DEFAULT); /* never measured */
+    ck_assert_int_eq(scratch_open_run(root, root, "lab1", run, sizeof run, why, sizeof why), 0);
+    plant(run, "pocl-cache/AB/SOLUTION/vadd/64-1-1/vadd.so", "the solution's kernel");
+    plant(run, "pocl-cache/AB/SOLUTION/program.bc", "the solution's program");
+    plant(run, "pocl-cache/CD/UNLAUNCHED/program.bc", "a program never launched");
+    plant(run, "pocl-cache/EF/BASELINE/copy_float4/256-1-1/copy_float4.so", "the kit's kernel");
+    plant(run, "pocl-cache/EF/BASELINE/program.bc", "the kit's program");
+    plant(run, ".clkit-peak", "734003200\n"); /* 700 MiB */
+    scratch_close_run(root, root, "lab1", "vadd");
+    ck_assert_int_eq(scratch_memory_limit(root, "lab1"), (size_t)1400 << 20);
+    ck_assert_int_eq(scratch_open_run(root, root, "lab1", run, sizeof run, why, sizeof why), 0);
+    ck_assert_msg(exists(run, "pocl-cache/EF/BASELINE/copy_float4/256-1-1/copy_float4.so"), "the kit's cache was lost");
+    ck_assert_msg(!exists(run, "pocl-cache/AB/SOLUTION") && !exists(run, "pocl-cache/CD/UNLAUNCHED"),
+                  "a program that is not the kit's reached the next run");
+    scratch_close_run(root, root, "lab1", NULL); /* a student's run: nothing kept */
+    ck_assert_int_eq(scratch_remove(root), 0);
+}
+END_TEST
+
 Suite *scratch_suite(void)
 {
     Suite *s = suite_create("scratch");
@@ -135,6 +183,7 @@ Suite *scratch_suite(void)
     tcase_add_test(tc, too_many_files_are_refused);
     tcase_add_test(tc, untrusted_files_are_read_with_care);
     tcase_add_test(tc, links_in_run_folders_are_not_followed);
+    tcase_add_test(tc, kept_caches_hold_the_kit_kernels_only);
     suite_add_tcase(s, tc);
     return s;
 }

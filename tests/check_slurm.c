@@ -31,8 +31,8 @@ START_TEST(writes_one_task_per_student)
     ck_assert_msg(strstr(script, "#SBATCH --array=0-2\n") && strstr(script, "#SBATCH --gres=gpu:1\n") &&
                   strstr(script, "/grade' --task '") && strstr(script, "--seed 7 ") && strstr(script, " lab1 lab5\n"),
                   "%s", script);
-    ck_assert_msg(strstr(class, "# clkit class seed=7 labs=lab1,lab5\ns01\t/") && strstr(class, "\ns03\t/"), "%s",
-                  class);
+    ck_assert_msg(!strncmp(class, "# clkit class seed=7 job=", 25) && strstr(class, " count=3 labs=lab1,lab5\ns01\t/") &&
+                  strstr(class, "\ns03\t/"), "%s", class);
     free(script);
     free(class);
 }
@@ -59,12 +59,15 @@ START_TEST(tasks_and_merge_grade_as_a_batch_does)
 }
 END_TEST
 
-/* A task that never ran still gets its row, with the reason, and a results file; the others are unaffected. */
+/* A task that never ran still gets its row, with the reason, and a results file; the others are unaffected; the
+   merge names the student and fails. */
 START_TEST(a_missing_task_is_named)
 {
-    char *csv, *json;
-    free(shell("for i in 0 2; do SLURM_ARRAY_TASK_ID=$i bash " JOB "/grade.sbatch >/dev/null 2>&1; done; "
-               "./grade --merge " JOB, 0));
+    char *csv, *json, *output;
+    output = shell("for i in 0 2; do SLURM_ARRAY_TASK_ID=$i bash " JOB "/grade.sbatch >/dev/null 2>&1; done; "
+                   "./grade --merge " JOB " 2>&1 >/dev/null", 2);
+    ck_assert_msg(strstr(output, "no result of this job for: s02 ("), "%s", output);
+    free(output);
     csv = shell("cat " JOB "/results/scores.csv", 0);
     ck_assert_msg(strstr(csv, "\ns02,0.00,0.00,0.00,,not graded: its Slurm task left no result") &&
                   strstr(csv, "\ns01,10.00,14.00,24.00,24.00,all passed"), "%s", csv);
@@ -85,6 +88,64 @@ START_TEST(a_task_without_its_index_is_refused)
     free(output);
     output = shell("./grade --merge build 2>&1", 2);
     ck_assert_msg(strstr(output, "build/class.txt is not a class that ./grade --slurm wrote"), "%s", output);
+    free(output);
+    /* A task of another job (its grade.sbatch older than class.txt) grades nobody. */
+    output = shell("sed 's/^export CLKIT_JOB=.*/export CLKIT_JOB=0123456789abcdef/' " JOB "/grade.sbatch | "
+                   "SLURM_ARRAY_TASK_ID=0 bash 2>&1; test ! -e " JOB "/results/s01.row", 0);
+    ck_assert_msg(strstr(output, "this task is of job 0123456789abcdef"), "%s", output);
+    free(output);
+    /* A class file with a line more than its count, or fewer, is refused whole. */
+    output = shell("printf 'evil\\t/tmp\\t\\n' >> " JOB "/class.txt; SLURM_ARRAY_TASK_ID=0 bash " JOB
+                   "/grade.sbatch 2>&1; sed -i '$d' " JOB "/class.txt; sed -i '$d' " JOB "/class.txt; "
+                   "./grade --merge " JOB " 2>&1", 2);
+    ck_assert_msg(strstr(output, "class.txt is damaged (line 5: more students than its first line counts)") &&
+                  strstr(output, "class.txt is damaged (line 3: fewer students than its first line counts)"), "%s",
+                  output);
+    free(output);
+}
+END_TEST
+
+/* A folder named with a line break and tabs ("s00\nfake\tsolutions\t") writes no line of its own into class.txt:
+   no fake student is graded from the kit's solutions, the last real student runs, and the folder is refused. */
+START_TEST(a_name_writes_no_line_of_its_own)
+{
+    char *output;
+    free(shell("rm -rf " CLASS " " JOB " && sh tests/make_class.sh " CLASS " 2 >/dev/null && "
+               "mkdir -p \"" CLASS "/$(printf 's00\\nfake\\tsolutions\\t')/lab1\" && "
+               "cp tests/fixtures/lab1/local-id/lab1/vadd.cl solutions/lab1/host.c \"" CLASS
+               "/$(printf 's00\\nfake\\tsolutions\\t')/lab1/\" && "
+               "./grade --slurm " JOB " --submission " CLASS " --seed 7 --quick --device cpu lab1 >/dev/null", 0));
+    output = shell("wc -l < " JOB "/class.txt; grep -c '^fake' " JOB "/class.txt; grep -c '^#SBATCH --array=0-2$' " JOB
+                   "/grade.sbatch", 0);
+    ck_assert_str_eq(output, "4\n0\n1\n");
+    free(output);
+    output = shell("for i in 0 1 2; do SLURM_ARRAY_TASK_ID=$i bash " JOB "/grade.sbatch >/dev/null 2>&1 || exit 1; "
+                   "done; ./grade --merge " JOB " >/dev/null && cut -d, -f1,2 " JOB "/results/scores.csv", 0);
+    ck_assert_msg(!strncmp(output, "student,lab1\ns00_fake_solutions_,0.00\ns01,", 41) && strstr(output, "\ns02,3.27\n") &&
+                  !strstr(output, "fake,"), "%s", output);
+    free(output);
+    output = shell("cat " JOB "/results/s00_fake_solutions_.json", 0);
+    ck_assert_msg(strstr(output, "control characters"), "%s", output);
+    free(output);
+}
+END_TEST
+
+/* --slurm again into an old job's folder keeps none of its results; a result planted back from the old job is not
+   this job's: the merge refuses it (a row that says so, its results file replaced), names the student and fails. */
+START_TEST(an_old_jobs_results_are_refused)
+{
+    char *output;
+    free(shell("SLURM_ARRAY_TASK_ID=0 bash " JOB "/grade.sbatch >/dev/null 2>&1 && rm -rf build/check-slurm-old && "
+               "cp -r " JOB "/results build/check-slurm-old && ./grade --slurm " JOB " --submission " CLASS
+               " --seed 7 --quick --device cpu lab1 lab5 >/dev/null && test ! -e " JOB "/results/s01.row && "
+               "test ! -e " JOB "/results/s01.json && cp build/check-slurm-old/s01.* " JOB "/results/ && "
+               "for i in 1 2; do SLURM_ARRAY_TASK_ID=$i bash " JOB "/grade.sbatch >/dev/null 2>&1; done", 0));
+    output = shell("./grade --merge " JOB " 2>&1 >/dev/null", 2);
+    ck_assert_msg(strstr(output, "no result of this job for: s01 ("), "%s", output);
+    free(output);
+    output = shell("grep '^s01,' " JOB "/results/scores.csv; grep -c 'not of this job' " JOB "/results/s01.json", 0);
+    ck_assert_msg(!strncmp(output, "s01,0.00,0.00,0.00,,\"not graded: the result in results/ is not of this job", 74) &&
+                  strstr(output, "\n1\n"), "%s", output);
     free(output);
 }
 END_TEST
@@ -124,6 +185,8 @@ Suite *slurm_suite(void)
     tcase_add_test(tc, a_missing_task_is_named);
     tcase_add_test(tc, a_task_without_its_index_is_refused);
     tcase_add_test(tc, a_task_sees_no_classmate);
+    tcase_add_test(tc, a_name_writes_no_line_of_its_own);
+    tcase_add_test(tc, an_old_jobs_results_are_refused);
     suite_add_tcase(s, tc);
     return s;
 }

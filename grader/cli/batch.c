@@ -5,6 +5,7 @@
 #include "judge/registry.h"
 #include "report/export.h"
 #include "report/html.h"
+#include "report/outfile.h"
 #include "report/safetext.h"
 #include "runner/sandbox.h"
 #include "device.h"
@@ -68,44 +69,88 @@ static int compare_students(const void *a, const void *b)
     return strcmp(((const struct student *)a)->path, ((const struct student *)b)->path);
 }
 
-/* The student's name: the last component of the folder's path. */
-static void student_name(const char *path, char *name, size_t size)
+/* The last component of a folder's path (its trailing slashes left out), and its length. */
+static const char *last_component(const char *path, size_t *length)
 {
-    size_t length = strlen(path);
+    size_t end = strlen(path);
     const char *start;
-    while (length > 1 && path[length - 1] == '/')
-        length--;
-    start = path + length;
+    while (end > 1 && path[end - 1] == '/')
+        end--;
+    start = path + end;
     while (start > path && start[-1] != '/')
         start--;
-    snprintf(name, size, "%.*s", (int)(length - (size_t)(start - path)), start);
+    *length = end - (size_t)(start - path);
+    return start;
+}
+
+static int has_control(const char *text, size_t length)
+{
+    for (size_t i = 0; i < length; i++)
+        if ((unsigned char)text[i] < 0x20 || text[i] == 0x7f)
+            return 1;
+    return 0;
+}
+
+/* A folder name as a message can show it: control characters and bytes past ASCII as \n, \t, \xHH; cut. */
+static void shown_name(const char *name, size_t length, char *out, size_t size)
+{
+    size_t used = 0;
+    for (size_t i = 0; i < length && used + 5 < size; i++) {
+        unsigned char c = (unsigned char)name[i];
+        used += (size_t)(c == '\n' ? snprintf(out + used, size - used, "\\n")
+                         : c == '\t' ? snprintf(out + used, size - used, "\\t")
+                         : c < 0x20 || c >= 0x7f || c == '\\' ? snprintf(out + used, size - used, "\\x%02x", c)
+                                                              : snprintf(out + used, size - used, "%c", c));
+    }
+    out[used] = '\0';
 }
 
 static void add_student(struct student *students, int *count, const char *path, const char *refused)
 {
-    students[*count].path = strdup(path);
-    students[*count].refused = refused;
-    student_name(path, students[*count].name, sizeof students[*count].name);
+    struct student *s = &students[*count];
+    memset(s, 0, sizeof *s);
+    s->path = strdup(path);
+    s->refused = refused;
     (*count)++;
 }
 
-/* Lists the class: the folders given, or every entry of the one class folder, in name order; hidden entries,
-   links and files are listed too, refused with a reason. */
-static int list_students(const struct cli *cli, struct student *students, int max)
+/* A folder whose name has control characters (a line break, a tab) is refused: no class file or terminal line
+   may carry it. Runs once the class is in order, refusals pointing into each student's own why. */
+static void refuse_control_names(struct student *students, int count)
 {
-    int count = 0;
+    for (int i = 0; i < count; i++) {
+        struct student *s = &students[i];
+        size_t length;
+        const char *name = last_component(s->path, &length);
+        char shown[160];
+        if (s->refused || !has_control(name, length))
+            continue;
+        shown_name(name, length, shown, sizeof shown);
+        snprintf(s->why, sizeof s->why, "a folder name with control characters ('%s'): rename it", shown);
+        s->refused = s->why;
+    }
+}
+
+/* Lists the class: the folders given, or every entry of the one class folder, in name order; hidden entries,
+   links and files are listed too, refused with a reason. Returns how many, *more set when there were more than max. */
+static int list_students(const struct cli *cli, struct student *students, int max, int *more_out)
+{
+    int count = 0, more = 0;
     DIR *d;
     struct dirent *e;
     struct stat st;
     if (cli->submission_count > 1) {
+        more = cli->submission_count > max;
         for (int i = 0; i < cli->submission_count && count < max; i++)
             add_student(students, &count, cli->submissions[i],
                         is_dir(cli->submissions[i]) ? NULL : "not a folder (a link or a file)");
     } else if ((d = opendir(cli->submissions[0])) != NULL) {
-        while ((e = readdir(d)) != NULL && count < max) {
+        while ((e = readdir(d)) != NULL && !more) {
             char path[4096];
             if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
                 continue;
+            if ((more = count == max))
+                break;
             snprintf(path, sizeof path, "%s/%s", cli->submissions[0], e->d_name);
             add_student(students, &count, path,
                         e->d_name[0] == '.' ? "a hidden folder: rename it to grade it"
@@ -116,42 +161,110 @@ static int list_students(const struct cli *cli, struct student *students, int ma
         closedir(d);
     }
     qsort(students, (size_t)count, sizeof *students, compare_students);
+    *more_out = more;
     return count;
 }
 
-/* Two submissions with one name get distinct files: the second is NAME-2, and so on. */
-static void make_names_unique(struct student *students, int count)
+/* FNV-1a of text: a short tag that tells apart names cut or cleaned to the same file name. */
+static unsigned long name_hash(const char *text, unsigned long salt)
 {
-    for (int i = 1; i < count; i++)
-        for (int n = 2, clash = 1; clash; n++) {
-            clash = 0;
-            for (int j = 0; j < i && !clash; j++)
-                clash = strcmp(students[i].name, students[j].name) == 0;
-            if (clash) {
-                char base[200];
-                char *dash = n > 2 ? strrchr(students[i].name, '-') : NULL;
-                snprintf(base, sizeof base, "%.*s", dash ? (int)(dash - students[i].name) : 199, students[i].name);
-                snprintf(students[i].name, sizeof students[i].name, "%s-%d", base, n);
-            }
-        }
+    unsigned long long hash = 1469598103934665603ull ^ salt;
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+        hash = (hash ^ *p) * 1099511628211ull;
+    return (unsigned long)(hash & 0xffffffffu);
 }
 
-/* A file name from a student's folder name: letters, digits, '.', '_' and '-' only. */
-static void file_name_of(char *name)
+int batch_name_is_safe(const char *name)
 {
+    size_t length = strlen(name);
+    if (length == 0 || length > BATCH_NAME_MAX || name[0] == '.')
+        return 0;
+    for (const char *p = name; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || strchr("._-", *p)))
+            return 0;
+    return 1;
+}
+
+/* A file name from a student's folder name: letters, digits, '.', '_' and '-' only; a name longer than
+   BATCH_NAME_MAX is cut and tagged with a hash of the whole path, so that no file derived from it is too long. */
+static void file_name_of(const struct student *s, char *name)
+{
+    size_t length;
+    const char *raw = last_component(s->path, &length);
+    snprintf(name, BATCH_NAME_MAX + 1, "%.*s", (int)(length > BATCH_NAME_MAX ? BATCH_NAME_MAX : length), raw);
     for (char *p = name; *p; p++)
         if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || strchr("._-", *p)))
             *p = '_';
     if (name[0] == '.' || name[0] == '\0')
         name[0] = '_';
+    if (length > BATCH_NAME_MAX)
+        snprintf(name + BATCH_NAME_MAX - 9, 10, "-%08lx", name_hash(s->path, 0));
+}
+
+/* Whether s's folder is named exactly its file name (nothing cleaned or cut). */
+static int named_exactly(const struct student *s)
+{
+    size_t length;
+    const char *raw = last_component(s->path, &length);
+    return strlen(s->name) == length && strncmp(raw, s->name, length) == 0;
+}
+
+/* The student that keeps file name i's: the first graded one named exactly so, else nobody (-1). */
+static int keeper_of(const struct student *students, int count, int i)
+{
+    for (int j = 0; j < count; j++)
+        if (!strcmp(students[j].name, students[i].name) && !students[j].refused && named_exactly(&students[j]))
+            return j;
+    return -1;
+}
+
+static int name_taken(const struct student *students, int count, int i)
+{
+    for (int j = 0; j < count; j++)
+        if (j != i && !strcmp(students[j].name, students[i].name))
+            return 1;
+    return 0;
+}
+
+/* Names that collide after cleaning ("bob smith" beside "bob_smith") take nobody's files: the folder named exactly
+   so keeps the name, the others are refused and get a name of their own (cut, with a hash of the path). */
+static void refuse_collisions(struct student *students, int count)
+{
+    int keepers[BATCH_MAX_STUDENTS];
+    for (int i = 0; i < count; i++)
+        keepers[i] = name_taken(students, count, i) ? keeper_of(students, count, i) : i;
+    for (int i = 0; i < count; i++) {
+        struct student *s = &students[i];
+        char shown[160];
+        size_t length;
+        const char *raw = last_component(s->path, &length);
+        if (keepers[i] == i)
+            continue;
+        shown_name(raw, length, shown, sizeof shown);
+        if (!s->refused) {
+            snprintf(s->why, sizeof s->why, "the folder '%s' has the file name %s, as another submission does: "
+                     "rename one so that names differ in letters, digits, '.', '_' or '-'", shown, s->name);
+            s->refused = s->why;
+        }
+        size_t end = strlen(s->name) > BATCH_NAME_MAX - 9 ? BATCH_NAME_MAX - 9 : strlen(s->name);
+        for (unsigned long salt = 0; salt == 0 || name_taken(students, count, i); salt++)
+            snprintf(s->name + end, 10, "-%08lx", name_hash(s->path, salt));
+    }
 }
 
 int batch_list_class(const struct cli *cli, struct student *students, int max)
 {
-    int count = list_students(cli, students, max);
+    int more, count = list_students(cli, students, max, &more);
+    if (more) {
+        fprintf(stderr, "grade: the class has more than %d entries, the most one run grades; split it\n", max);
+        for (int i = 0; i < count; i++)
+            free(students[i].path);
+        return -1;
+    }
+    refuse_control_names(students, count);
     for (int i = 0; i < count; i++)
-        file_name_of(students[i].name);
-    make_names_unique(students, count);
+        file_name_of(&students[i], students[i].name);
+    refuse_collisions(students, count);
     return count;
 }
 
@@ -163,23 +276,10 @@ void batch_csv_header(const struct cli *cli, FILE *csv)
     fprintf(csv, ",total,max,status\n");
 }
 
-/* Writes a CSV field, quoted when it holds a comma, a quote or a line break. */
+/* Writes a CSV field: cleaned, quoted, and never a spreadsheet formula. */
 static void csv_field(FILE *out, const char *text)
 {
-    char *clean = safetext_clean(text, 256);
-    const char *t = clean ? clean : "";
-    if (strcspn(t, ",\"\n\r") == strlen(t)) {
-        fputs(t, out);
-    } else {
-        fputc('"', out);
-        for (const char *p = t; *p; p++) {
-            if (*p == '"')
-                fputc('"', out);
-            fputc(*p, out);
-        }
-        fputc('"', out);
-    }
-    free(clean);
+    safetext_csv(out, text, 256);
 }
 
 static void csv_row(FILE *csv, const char *name, const struct grade_lab_result *results, int count, const char *status)
@@ -198,6 +298,20 @@ static void csv_row(FILE *csv, const char *name, const struct grade_lab_result *
     fputc('\n', csv);
 }
 
+/* Creates DIR/NAME.EXTENSION for s afresh (a link or stale file there is replaced, never written through). */
+static FILE *student_file(const char *dir, const struct student *s, const char *extension)
+{
+    char name[BATCH_NAME_MAX + 16];
+    int dirfd = outfile_dir(dir, 0);
+    FILE *out;
+    if (dirfd < 0)
+        return NULL;
+    snprintf(name, sizeof name, "%s.%s", s->name, extension);
+    out = outfile_create(dirfd, name);
+    close(dirfd);
+    return out;
+}
+
 /* In a judge process of its own: grades one student into DIR/NAME.txt, NAME.json and the CSV row NAME.row. */
 static int grade_in_child(struct grading *g, const struct student *s, const char *dir)
 {
@@ -206,8 +320,7 @@ static int grade_in_child(struct grading *g, const struct student *s, const char
     FILE *report, *row;
     double start = clk_now_s();
     int status = 2;
-    snprintf(path, sizeof path, "%s/%s.txt", dir, s->name);
-    if ((report = fopen(path, "w")) != NULL) {
+    if ((report = student_file(dir, s, "txt")) != NULL) {
         report_style_for(report, g->cli->verbose, &g->style);
         if (grading_set_source(g, s->path) == 0)
             status = pipeline_run(g, results);
@@ -215,8 +328,7 @@ static int grade_in_child(struct grading *g, const struct student *s, const char
     }
     snprintf(path, sizeof path, "%s/%s.json", dir, s->name);
     pipeline_write_results(g, results, clk_now_s() - start, path, NULL, NULL);
-    snprintf(path, sizeof path, "%s/%s.row", dir, s->name);
-    if ((row = fopen(path, "w")) != NULL) {
+    if ((row = student_file(dir, s, "row")) != NULL) {
         csv_row(row, s->name, results, g->cli->lab_count,
                 status == 2 ? "set-up error" : status == 0 ? "all passed" : "some failed");
         fclose(row);
@@ -228,17 +340,15 @@ static int grade_in_child(struct grading *g, const struct student *s, const char
 static void write_fallback(const struct grading *g, const struct student *s, const char *dir, const char *why,
                            FILE *csv)
 {
-    char path[4096 + 300];
     FILE *f;
     char *text = safetext_clean(why, 512);
-    snprintf(path, sizeof path, "%s/%s.json", dir, s->name);
     cJSON *root = cJSON_CreateObject();
     char *json;
     cJSON_AddNumberToObject(root, "score", 0);
     cJSON_AddStringToObject(root, "output", text ? text : "");
     cJSON_AddItemToObject(root, "tests", cJSON_CreateArray());
     json = cJSON_Print(root);
-    if (json && (f = fopen(path, "w")) != NULL) {
+    if (json && (f = student_file(dir, s, "json")) != NULL) {
         fprintf(f, "%s\n", json);
         fclose(f);
     }
@@ -296,14 +406,31 @@ struct worker {
 /* What became of each student: NULL when its judge finished, else how grading stopped. */
 static const char *outcomes[BATCH_MAX_STUDENTS];
 
-/* Starts a judge process that grades student s on device into dir; returns its pid, or -1. */
-static pid_t start_student(struct grading *g, const struct student *s, const char *device, const char *dir)
+/* Removes what an earlier run left for s in dir, so that a judge that dies early leaves nothing stale behind. */
+static void clear_student(const char *dir, const struct student *s)
+{
+    static const char *const extensions[] = {"txt", "json", "row", "job"};
+    int dirfd = outfile_dir(dir, 0);
+    for (size_t i = 0; dirfd >= 0 && i < sizeof extensions / sizeof extensions[0]; i++) {
+        char name[BATCH_NAME_MAX + 16];
+        snprintf(name, sizeof name, "%s.%s", s->name, extensions[i]);
+        unlinkat(dirfd, name, 0);
+    }
+    if (dirfd >= 0)
+        close(dirfd);
+}
+
+/* Starts a judge process, worker number worker, that grades student s on device into dir; returns its pid, or -1. */
+static pid_t start_student(struct grading *g, const struct student *s, int worker, const char *device,
+                           const char *dir)
 {
     static struct cli mine;
     pid_t pid;
+    clear_student(dir, s);
     fflush(NULL);
     if ((pid = fork()) == 0) {
         sandbox_init(); /* this judge reaps what its runs leave behind */
+        sandbox_worker(worker); /* its confined runs as its own user: no worker starves or reads another */
         mine = *g->cli;
         mine.device = device[0] ? device : g->cli->device;
         g->cli = &mine;
@@ -357,7 +484,7 @@ const char *batch_grade_student(struct grading *g, const struct student *s, cons
     struct worker one = {.student = 0, .deadline = clk_now_s() + g->cli->budget_s + GRACE_S};
     if (s->refused)
         return s->refused;
-    if ((one.pid = start_student(g, s, "", dir)) < 0)
+    if ((one.pid = start_student(g, s, 0, "", dir)) < 0)
         return "grading could not start (fork failed)";
     outcomes[0] = NULL;
     reap_one(g, &one, 1, s);
@@ -367,17 +494,23 @@ const char *batch_grade_student(struct grading *g, const struct student *s, cons
 void batch_collect(struct grading *g, const struct student *s, const char *why, const char *dir, FILE *csv,
                    int keep_row)
 {
-    char path[4096 + 300], line[8192];
+    char name[BATCH_NAME_MAX + 16], line[8192];
+    int dirfd = outfile_dir(dir, 0);
     FILE *row;
-    snprintf(path, sizeof path, "%s/%s.row", dir, s->name);
-    if (!why && (row = fopen(path, "r")) != NULL && fgets(line, sizeof line, row)) {
-        fputs(line, csv);
+    snprintf(name, sizeof name, "%s.row", s->name);
+    if (!why && dirfd >= 0 && (row = outfile_read(dirfd, name)) != NULL) {
+        if (fgets(line, sizeof line, row))
+            fputs(line, csv);
+        else
+            write_fallback(g, s, dir, "grading stopped before it wrote a result", csv);
         fclose(row);
     } else {
         write_fallback(g, s, dir, why ? why : "grading stopped before it wrote a result", csv);
     }
-    if (!keep_row)
-        unlink(path);
+    if (!keep_row && dirfd >= 0)
+        unlinkat(dirfd, name, 0);
+    if (dirfd >= 0)
+        close(dirfd);
 }
 
 /* Grades every student, up to one per device at a time, each in a judge process of its own so that nothing a
@@ -404,7 +537,7 @@ static int grade_all(struct grading *g, struct student *students, int count, con
                 next++;
                 continue;
             }
-            workers[w] = (struct worker){.pid = start_student(g, &students[next], devices[w], dir), .student = next,
+            workers[w] = (struct worker){.pid = start_student(g, &students[next], w, devices[w], dir), .student = next,
                                          .deadline = clk_now_s() + g->cli->budget_s + GRACE_S};
             if (workers[w].pid < 0)
                 outcomes[next] = "grading could not start (fork failed)";
@@ -421,24 +554,40 @@ static int grade_all(struct grading *g, struct student *students, int count, con
     return 0;
 }
 
+/* The file names of the class, for the report built from this run's list only. */
+static const char **class_names(const struct student *students, int count)
+{
+    const char **names = malloc((size_t)(count ? count : 1) * sizeof *names);
+    for (int i = 0; names && i < count; i++)
+        names[i] = students[i].name;
+    return names;
+}
+
+int batch_report(const struct grading *g, const char *results_dir, const struct student *students, int count)
+{
+    const char **names = class_names(students, count);
+    int rc = names ? html_write_class(results_dir, g->cli->html, g->root, names, count) : -1;
+    free(names);
+    return rc;
+}
+
 int batch_run(struct grading *g)
 {
     static struct student students[BATCH_MAX_STUDENTS];
     const char *results_dir = g->cli->results_dir ? g->cli->results_dir : "results";
-    char path[4096];
-    int count = batch_list_class(g->cli, students, BATCH_MAX_STUDENTS), rc;
-    FILE *csv;
-    if (count == 0) {
+    int count = batch_list_class(g->cli, students, BATCH_MAX_STUDENTS), rc, dirfd;
+    FILE *csv = NULL;
+    if (count == 0)
         fprintf(stderr, "grade: no student folders found in %s\n", g->cli->submissions[0]);
+    if (count <= 0)
         return 2;
-    }
-    if (mkdir(results_dir, 0755) != 0 && errno != EEXIST) {
-        fprintf(stderr, "grade: cannot create the results folder %s: %s\n", results_dir, strerror(errno));
-        return 2;
-    }
-    snprintf(path, sizeof path, "%s/scores.csv", results_dir);
-    if (!(csv = fopen(path, "w"))) {
-        fprintf(stderr, "grade: cannot write %s: %s\n", path, strerror(errno));
+    if ((dirfd = outfile_dir(results_dir, 1)) >= 0 && !(csv = outfile_create(dirfd, "scores.csv")))
+        fprintf(stderr, "grade: cannot write %s/scores.csv: %s\n", results_dir, strerror(errno));
+    if (dirfd >= 0)
+        close(dirfd);
+    if (!csv) {
+        for (int i = 0; i < count; i++)
+            free(students[i].path);
         return 2;
     }
     for (int i = 0; i < g->cli->submission_count; i++)
@@ -448,12 +597,12 @@ int batch_run(struct grading *g)
     fprintf(g->style.out, "grading %d submissions with seed %llu; results in %s/\n", count,
             (unsigned long long)g->seed, results_dir);
     rc = grade_all(g, students, count, results_dir, csv);
-    for (int i = 0; i < count; i++)
-        free(students[i].path);
     fclose(csv);
     if (rc == 0)
-        fprintf(g->style.out, "wrote %s\n", path);
-    if (rc == 0 && g->cli->html && html_write_class(results_dir, g->cli->html, g->root) != 0)
+        fprintf(g->style.out, "wrote %s/scores.csv\n", results_dir);
+    if (rc == 0 && g->cli->html && batch_report(g, results_dir, students, count) != 0)
         rc = 2;
+    for (int i = 0; i < count; i++)
+        free(students[i].path);
     return rc;
 }

@@ -1,17 +1,23 @@
 #include "cli/slurm.h"
 
 #include "cli/batch.h"
-#include "report/html.h"
+#include "report/outfile.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #define CLASS_FILE "class.txt"
+#define RESULTS_DIR "results"
+#define JOB_VARIABLE "CLKIT_JOB" /* set by grade.sbatch: the job its tasks belong to */
+#define JOB_SIZE 17               /* a job stamp: 16 hex digits and a NUL */
 #define GRACE_MINUTES 2
 
 /* Writes text to out in single quotes, for the shell. */
@@ -23,41 +29,86 @@ static void shell_quote(FILE *out, const char *text)
     fputc('\'', out);
 }
 
-static int make_dir(const char *path)
+/* A new job's stamp: 16 hex digits from the kernel's random source, so that no two --slurm runs share one. */
+static int new_job(char *job, size_t size)
 {
-    if (mkdir(path, 0755) != 0 && errno != EEXIST) {
-        fprintf(stderr, "grade: cannot create %s: %s\n", path, strerror(errno));
+    unsigned char bytes[8];
+    if (getrandom(bytes, sizeof bytes, 0) != (ssize_t)sizeof bytes) {
+        fprintf(stderr, "grade: cannot draw a job stamp: %s\n", strerror(errno));
         return -1;
     }
+    for (size_t i = 0; i < sizeof bytes && 2 * i + 2 < size; i++)
+        snprintf(job + 2 * i, 3, "%02x", bytes[i]);
     return 0;
 }
 
-/* DIR/class.txt: "# clkit class seed=S labs=A,B" and one "NAME<tab>PATH<tab>REFUSED" line per student. */
-static int write_class(const struct grading *g, const char *dir, const struct student *students, int count)
+/* Writes a class file field: a backslash, a tab, a line break or any control byte escaped (\\, \t, \n, \xHH),
+   so that no folder name can write a line or a field of its own. */
+static void encode_field(FILE *out, const char *text)
 {
-    char path[PATH_MAX + 32];
-    FILE *out;
-    snprintf(path, sizeof path, "%s/" CLASS_FILE, dir);
-    if (!(out = fopen(path, "w"))) {
-        fprintf(stderr, "grade: cannot write %s: %s\n", path, strerror(errno));
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+        if (*p == '\\')
+            fputs("\\\\", out);
+        else if (*p == '\t')
+            fputs("\\t", out);
+        else if (*p == '\n')
+            fputs("\\n", out);
+        else if (*p < 0x20 || *p == 0x7f)
+            fprintf(out, "\\x%02x", *p);
+        else
+            fputc(*p, out);
+}
+
+/* Undoes encode_field in place; returns -1 on an escape it never writes. */
+static int decode_field(char *text)
+{
+    char *out = text;
+    for (const char *p = text; *p; p++) {
+        unsigned value;
+        if (*p != '\\') {
+            *out++ = *p;
+            continue;
+        }
+        p++;
+        if (*p == '\\' || *p == 't' || *p == 'n')
+            *out++ = *p == 't' ? '\t' : *p == 'n' ? '\n' : '\\';
+        else if (*p == 'x' && sscanf(p + 1, "%2x", &value) == 1 && value > 0 && (value < 0x20 || value == 0x7f))
+            *out++ = (char)value, p += 2;
+        else
+            return -1;
+    }
+    *out = '\0';
+    return 0;
+}
+
+/* DIR/class.txt: "# clkit class seed=S job=J count=N labs=A,B" and one "NAME<tab>PATH<tab>REFUSED" line per
+   student, fields escaped. */
+static int write_class(const struct grading *g, int dirfd, const char *job, const struct student *students,
+                       int count)
+{
+    FILE *out = outfile_create(dirfd, CLASS_FILE);
+    if (!out) {
+        fprintf(stderr, "grade: cannot write " CLASS_FILE ": %s\n", strerror(errno));
         return -1;
     }
-    fprintf(out, "# clkit class seed=%llu labs=", (unsigned long long)g->seed);
+    fprintf(out, "# clkit class seed=%llu job=%s count=%d labs=", (unsigned long long)g->seed, job, count);
     for (int i = 0; i < g->cli->lab_count; i++)
         fprintf(out, "%s%s", i ? "," : "", g->cli->labs[i]);
     fputc('\n', out);
     for (int i = 0; i < count; i++) {
         char *real = realpath(students[i].path, NULL);
-        fprintf(out, "%s\t%s\t%s\n", students[i].name, real ? real : students[i].path,
-                students[i].refused ? students[i].refused : "");
+        fprintf(out, "%s\t", students[i].name);
+        encode_field(out, real ? real : students[i].path);
+        fputc('\t', out);
+        encode_field(out, students[i].refused ? students[i].refused : "");
+        fputc('\n', out);
         free(real);
     }
-    fclose(out);
-    return 0;
+    return fclose(out) == 0 ? 0 : -1;
 }
 
 /* DIR/grade.sbatch: the job array, each task grading one student with the kit's grader on one GPU. */
-static int write_script(const struct grading *g, const char *dir, int count)
+static int write_script(const struct grading *g, int dirfd, const char *dir, const char *job, int count)
 {
     char path[PATH_MAX + 32], grade[PATH_MAX + 16], date[32];
     time_t now = time(NULL);
@@ -65,7 +116,7 @@ static int write_script(const struct grading *g, const char *dir, int count)
     snprintf(path, sizeof path, "%s/grade.sbatch", dir);
     snprintf(grade, sizeof grade, "%s/grade", g->root);
     strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
-    if (!(out = fopen(path, "w"))) {
+    if (!(out = outfile_create(dirfd, "grade.sbatch"))) {
         fprintf(stderr, "grade: cannot write %s: %s\n", path, strerror(errno));
         return -1;
     }
@@ -75,6 +126,8 @@ static int write_script(const struct grading *g, const char *dir, int count)
     fprintf(out, "#SBATCH --job-name=clkit-grade\n#SBATCH --array=0-%d\n#SBATCH --gres=gpu:1\n"
                  "#SBATCH --cpus-per-task=4\n#SBATCH --time=%d\n#SBATCH --output=%s/logs/task-%%a.log\n",
             count - 1, (g->cli->budget_s + 59) / 60 + GRACE_MINUTES, dir);
+    /* The job's stamp: a task of this script grades only the class this run wrote, and stamps its results. */
+    fprintf(out, "export " JOB_VARIABLE "=%s\n", job);
     fputs("exec ", out);
     shell_quote(out, grade);
     fputs(" --task ", out);
@@ -86,56 +139,129 @@ static int write_script(const struct grading *g, const char *dir, int count)
     for (int i = 0; i < g->cli->lab_count; i++)
         fprintf(out, " %s", g->cli->labs[i]);
     fputc('\n', out);
-    fclose(out);
-    return 0;
+    return fclose(out) == 0 ? 0 : -1;
+}
+
+/* Removes every file an earlier job left in DIR/results (links too, never followed); returns how many. */
+static int clear_results(int dirfd)
+{
+    int results = outfile_subdir(dirfd, RESULTS_DIR, RESULTS_DIR), removed = 0;
+    DIR *d = results >= 0 ? fdopendir(dup(results)) : NULL;
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL)
+        removed += e->d_type != DT_DIR && e->d_name[0] != '.' && unlinkat(results, e->d_name, 0) == 0;
+    if (d)
+        closedir(d);
+    if (results >= 0)
+        close(results);
+    return removed;
 }
 
 int slurm_write(struct grading *g)
 {
     static struct student students[BATCH_MAX_STUDENTS];
     const char *dir = g->cli->slurm;
-    char logs[PATH_MAX + 8], absolute[PATH_MAX]; /* the tasks run on other machines, from another folder */
-    int count = batch_list_class(g->cli, students, BATCH_MAX_STUDENTS), rc = 2;
-    snprintf(logs, sizeof logs, "%s/logs", dir);
+    char absolute[PATH_MAX], job[JOB_SIZE] = ""; /* the tasks run on other machines, from another folder */
+    int count = batch_list_class(g->cli, students, BATCH_MAX_STUDENTS), rc = 2, dirfd = -1, logs = -1, removed;
     if (count == 0)
         fprintf(stderr, "grade: no student folders found in %s\n", g->cli->submissions[0]);
-    else if (make_dir(dir) == 0 && make_dir(logs) == 0 && (dir = realpath(dir, absolute)) != NULL &&
-             write_class(g, dir, students, count) == 0 && write_script(g, dir, count) == 0) {
-        printf("wrote %s/grade.sbatch: %d tasks, one per student, seed %llu\nsubmit it with: sbatch %s/grade.sbatch\n"
-               "then, when every task has ended: ./grade --merge %s\n",
-               dir, count, (unsigned long long)g->seed, dir, dir);
+    else if (count > 0 && new_job(job, sizeof job) == 0 && (dirfd = outfile_dir(dir, 1)) >= 0 &&
+             (logs = outfile_subdir(dirfd, "logs", "logs")) >= 0 && (dir = realpath(dir, absolute)) != NULL &&
+             write_class(g, dirfd, job, students, count) == 0 && write_script(g, dirfd, dir, job, count) == 0) {
+        removed = clear_results(dirfd);
+        if (removed > 0)
+            printf("removed %d files an earlier job left in %s/" RESULTS_DIR "/\n", removed, dir);
+        printf("wrote %s/grade.sbatch: %d tasks, one per student, seed %llu, job %s\nsubmit it with: sbatch "
+               "%s/grade.sbatch\nthen, when every task has ended: ./grade --merge %s\n",
+               dir, count, (unsigned long long)g->seed, job, dir, dir);
         rc = 0;
     }
+    if (logs >= 0)
+        close(logs);
+    if (dirfd >= 0)
+        close(dirfd);
     for (int i = 0; i < count; i++)
         free(students[i].path);
     return rc;
 }
 
-/* Reads DIR/class.txt: the labs of its first line into labs (a copy kept in text), and its students; returns how
-   many, or -1 after saying why. */
-static int read_class(const char *dir, char *text, size_t size, struct student *students, int max)
+/* What a class file's first line says: its job and how many students follow. */
+struct class_header {
+    char job[JOB_SIZE];
+    int count;
+};
+
+static int class_damaged(const char *path, int line, const char *why)
 {
-    char path[PATH_MAX + 32], line[PATH_MAX + 600];
-    int count = 0;
-    FILE *in;
+    fprintf(stderr, "grade: %s is damaged (line %d: %s); write it again with ./grade --slurm\n", path, line, why);
+    return -1;
+}
+
+/* One student line, "NAME<tab>PATH<tab>REFUSED", into s (its name checked safe and new); NULL, or what is wrong. */
+static const char *class_line(char *line, struct student *students, int count)
+{
+    struct student *s = &students[count];
+    char *name = line, *where = strchr(line, '\t'), *refused = where ? strchr(where + 1, '\t') : NULL;
+    line[strcspn(line, "\n")] = '\0';
+    if (!where || !refused || strchr(refused + 1, '\t'))
+        return "not three fields";
+    *where++ = '\0';
+    *refused++ = '\0';
+    if (!batch_name_is_safe(name))
+        return "a name that is not a safe file name";
+    for (int i = 0; i < count; i++)
+        if (!strcmp(students[i].name, name))
+            return "a name that another line has";
+    if (decode_field(where) != 0 || decode_field(refused) != 0 || !where[0])
+        return "a field that is not escaped as ./grade writes it";
+    memset(s, 0, sizeof *s);
+    snprintf(s->name, sizeof s->name, "%s", name);
+    snprintf(s->why, sizeof s->why, "%s", refused);
+    s->refused = refused[0] ? s->why : NULL;
+    s->path = strdup(where);
+    return NULL;
+}
+
+/* Reads DIR/class.txt: its first line into text (the labs, kept for class_labs) and header, and its students, as
+   many as the first line says; returns how many, or -1 after saying why. */
+static int read_class(const char *dir, char *text, size_t size, struct class_header *header,
+                      struct student *students, int max)
+{
+    char path[PATH_MAX + 32], *line = NULL, *job;
+    size_t capacity = 0;
+    int count = 0, number = 1, dirfd = outfile_dir(dir, 0);
+    FILE *in = dirfd >= 0 ? outfile_read(dirfd, CLASS_FILE) : NULL;
+    const char *wrong = NULL;
     snprintf(path, sizeof path, "%s/" CLASS_FILE, dir);
-    if (!(in = fopen(path, "r")) || !fgets(text, (int)size, in) || strncmp(text, "# clkit class ", 14) != 0) {
+    if (dirfd >= 0)
+        close(dirfd);
+    if (!in || !fgets(text, (int)size, in) || strncmp(text, "# clkit class ", 14) != 0) {
         fprintf(stderr, "grade: %s is not a class that ./grade --slurm wrote (%s)\n", path,
-                in ? "its first line is not '# clkit class ...'" : strerror(errno));
+                in ? "its first line is not '# clkit class ...'" : "it cannot be read");
         if (in)
             fclose(in);
         return -1;
     }
-    while (count < max && fgets(line, sizeof line, in)) {
-        char *name = strtok(line, "\t\n"), *where = strtok(NULL, "\t\n"), *refused = strtok(NULL, "\n");
-        if (!name || !where)
-            continue;
-        snprintf(students[count].name, sizeof students[count].name, "%s", name);
-        students[count].path = strdup(where);
-        students[count].refused = refused && refused[0] ? strdup(refused) : NULL;
-        count++;
+    job = strstr(text, " job=");
+    if (!job || sscanf(job, " job=%16[0-9a-f] count=%d", header->job, &header->count) != 2 ||
+        strlen(header->job) != JOB_SIZE - 1 || header->count < 1 || header->count > max)
+        wrong = "no job stamp and count (a class written before stamps, or edited)";
+    while (!wrong && getline(&line, &capacity, in) > 0) {
+        number++;
+        if (count == header->count)
+            wrong = "more students than its first line counts";
+        else if ((wrong = class_line(line, students, count)) == NULL)
+            count++;
     }
+    if (!wrong && count != header->count)
+        wrong = "fewer students than its first line counts";
+    free(line);
     fclose(in);
+    if (wrong) {
+        for (int i = 0; i < count; i++)
+            free(students[i].path);
+        return class_damaged(path, number, wrong);
+    }
     return count;
 }
 
@@ -143,7 +269,7 @@ static void free_class(struct student *students, int count)
 {
     for (int i = 0; i < count; i++) {
         free(students[i].path);
-        free((char *)students[i].refused);
+        students[i].path = NULL;
     }
 }
 
@@ -158,47 +284,104 @@ static void hide_parent(struct grading *g, const char *path)
     }
 }
 
-int slurm_task(struct grading *g)
+/* Opens DIR/results, created when missing, without following links; -1 after saying why. */
+static int results_dir(const char *dir)
 {
-    static struct student students[BATCH_MAX_STUDENTS];
-    static char header[4096];
-    const char *task = getenv("SLURM_ARRAY_TASK_ID"), *why;
-    char results[PATH_MAX + 16], row[PATH_MAX + 300], staged[PATH_MAX + 310];
-    int count = read_class(g->cli->task, header, sizeof header, students, BATCH_MAX_STUDENTS);
-    long index = task && *task ? strtol(task, NULL, 10) : -1;
+    int dirfd = outfile_dir(dir, 0), results = dirfd >= 0 ? outfile_subdir(dirfd, RESULTS_DIR, RESULTS_DIR) : -1;
+    if (dirfd >= 0)
+        close(dirfd);
+    return results;
+}
+
+/* Writes s's stamp, NAME.job holding the job, the last of its results a task writes. */
+static int stamp_result(int results, const struct student *s, const char *job)
+{
+    char name[BATCH_NAME_MAX + 16];
     FILE *out;
-    if (count < 0)
-        return 2;
-    if (index < 0 || index >= count) {
-        fprintf(stderr, "grade: --task needs SLURM_ARRAY_TASK_ID from 0 to %d (it is %s)\n", count - 1,
-                task ? task : "unset");
-        free_class(students, count);
-        return 2;
-    }
-    snprintf(results, sizeof results, "%s/results", g->cli->task);
-    if (make_dir(results) != 0) {
-        free_class(students, count);
-        return 2;
-    }
-    /* As in a batch, the student's runs see neither the job's results nor a classmate: the folders that hold the
-       class are hidden (the submission is graded from its scratch copy). */
-    grading_hide(g, g->cli->task);
-    for (int i = 0; i < count; i++)
-        hide_parent(g, students[i].path);
-    why = batch_grade_student(g, &students[index], results);
-    /* A task that did not finish leaves the row that says why, where the merge looks for it. */
-    snprintf(row, sizeof row, "%s/%s.row", results, students[index].name);
-    snprintf(staged, sizeof staged, "%s.why", row);
-    if (why && (out = fopen(staged, "w")) != NULL) {
-        batch_collect(g, &students[index], why, results, out, 0);
-        fclose(out);
-        rename(staged, row);
-    }
-    free_class(students, count);
+    snprintf(name, sizeof name, "%s.job", s->name);
+    if (!(out = outfile_create(results, name)))
+        return -1;
+    fprintf(out, "%s\n", job);
+    return fclose(out) == 0 ? 0 : -1;
+}
+
+/* Whether s's results in the folder results are stamped with job. */
+static int stamped(int results, const struct student *s, const char *job)
+{
+    char name[BATCH_NAME_MAX + 16], line[64] = "";
+    FILE *in;
+    snprintf(name, sizeof name, "%s.job", s->name);
+    if (!(in = outfile_read(results, name)))
+        return 0;
+    int same = fgets(line, sizeof line, in) && strncmp(line, job, JOB_SIZE - 1) == 0 && line[JOB_SIZE - 1] == '\n';
+    fclose(in);
+    return same;
+}
+
+/* Whether this process runs a task of the job class.txt describes ("./grade --slurm" since: an older job). */
+static int task_of_job(const char *dir, const char *job)
+{
+    const char *mine = getenv(JOB_VARIABLE);
+    if (mine && strcmp(mine, job) == 0)
+        return 1;
+    fprintf(stderr, "grade: this task is of job %s, and %s/" CLASS_FILE " of job %s (./grade --slurm ran again "
+            "since, or the task was not started by its grade.sbatch): submit %s/grade.sbatch again\n",
+            mine && *mine ? mine : "(none)", dir, job, dir);
     return 0;
 }
 
-/* The labs of a class file's first line, "# clkit class seed=S labs=A,B", into cli (pointing into header). */
+/* Grades student s of the job into the folder results, then stamps what it left. */
+static int task_grade(struct grading *g, const struct student *s, const char *results, int resultsfd,
+                      const char *job)
+{
+    char row[BATCH_NAME_MAX + 16], staged[BATCH_NAME_MAX + 24], stamp[BATCH_NAME_MAX + 16];
+    const char *why;
+    FILE *out;
+    snprintf(stamp, sizeof stamp, "%s.job", s->name);
+    unlinkat(resultsfd, stamp, 0); /* no earlier stamp vouches for results this task has not written yet */
+    why = batch_grade_student(g, s, results);
+    /* A task that did not finish leaves the row that says why, where the merge looks for it. */
+    snprintf(row, sizeof row, "%s.row", s->name);
+    snprintf(staged, sizeof staged, "%s.why", row);
+    if (why && (out = outfile_create(resultsfd, staged)) != NULL) {
+        batch_collect(g, s, why, results, out, 0);
+        fclose(out);
+        renameat(resultsfd, staged, resultsfd, row);
+    }
+    return stamp_result(resultsfd, s, job);
+}
+
+int slurm_task(struct grading *g)
+{
+    static struct student students[BATCH_MAX_STUDENTS];
+    static char text[4096];
+    struct class_header header;
+    const char *task = getenv("SLURM_ARRAY_TASK_ID");
+    char results[PATH_MAX + 16];
+    int count = read_class(g->cli->task, text, sizeof text, &header, students, BATCH_MAX_STUDENTS), rc = 2, fd = -1;
+    char *end = NULL;
+    long index = task && *task ? strtol(task, &end, 10) : -1;
+    if (count < 0)
+        return 2;
+    snprintf(results, sizeof results, "%s/" RESULTS_DIR, g->cli->task);
+    if (index < 0 || index >= count || *end)
+        fprintf(stderr, "grade: --task needs SLURM_ARRAY_TASK_ID from 0 to %d (it is %s)\n", count - 1,
+                task ? task : "unset");
+    else if (task_of_job(g->cli->task, header.job) && (fd = results_dir(g->cli->task)) >= 0) {
+        /* As in a batch, the student's runs see neither the job's results nor a classmate: the folders that hold
+           the class are hidden (the submission is graded from its scratch copy). */
+        grading_hide(g, g->cli->task);
+        for (int i = 0; i < count; i++)
+            hide_parent(g, students[i].path);
+        rc = task_grade(g, &students[index], results, fd, header.job) == 0 ? 0 : 2;
+    }
+    if (fd >= 0)
+        close(fd);
+    free_class(students, count);
+    return rc;
+}
+
+/* The labs of a class file's first line, "# clkit class ... labs=A,B", into cli (pointing into header). */
 static int class_labs(char *header, struct cli *cli)
 {
     char *labs = strstr(header, "labs=");
@@ -210,43 +393,61 @@ static int class_labs(char *header, struct cli *cli)
     return cli->lab_count > 0 ? 0 : -1;
 }
 
+/* Each student's row into csv: its task's, when stamped with this job, else a row that says why; returns how many
+   students have no result of this job, named on stderr. */
+static int merge_rows(struct grading *g, struct student *students, int count, const char *results, int fd,
+                      const char *job, FILE *csv)
+{
+    int missing = 0;
+    for (int i = 0; i < count; i++) {
+        char row[BATCH_NAME_MAX + 16];
+        FILE *in;
+        snprintf(row, sizeof row, "%s.row", students[i].name);
+        int found = (in = outfile_read(fd, row)) != NULL, mine = found && stamped(fd, &students[i], job);
+        if (in)
+            fclose(in);
+        if (!mine)
+            fprintf(stderr, "%s %s", missing++ ? "," : "grade: no result of this job for:", students[i].name);
+        batch_collect(g, &students[i], mine ? NULL : found ? "not graded: the result in results/ is not of this job "
+                                                             "(an earlier job's, or a task that did not finish)"
+                                                           : "not graded: its Slurm task left no result (see logs/)",
+                      results, csv, 1);
+    }
+    if (missing)
+        fputs(" (rerun their tasks: SLURM_ARRAY_TASK_ID is their line in class.txt, from 0)\n", stderr);
+    return missing;
+}
+
 int slurm_merge(struct grading *g)
 {
     static struct student students[BATCH_MAX_STUDENTS];
-    static char header[4096];
+    static char text[4096];
     static struct cli merged;
+    struct class_header header;
     const struct cli *given = g->cli;
-    char results[PATH_MAX + 16], path[PATH_MAX + 32], row[PATH_MAX + 300];
-    int count = read_class(given->merge, header, sizeof header, students, BATCH_MAX_STUDENTS), missing = 0;
-    FILE *csv;
+    char results[PATH_MAX + 16];
+    int count = read_class(given->merge, text, sizeof text, &header, students, BATCH_MAX_STUDENTS), missing = 0;
+    int fd = -1, rc = 2;
+    FILE *csv = NULL;
     merged = *given;
-    if (count < 0 || class_labs(header, &merged) != 0) {
-        if (count >= 0)
-            fprintf(stderr, "grade: %s/" CLASS_FILE " names no labs on its first line\n", given->merge);
-        free_class(students, count < 0 ? 0 : count);
-        return 2;
-    }
-    g->cli = &merged;
-    snprintf(results, sizeof results, "%s/results", given->merge);
-    snprintf(path, sizeof path, "%s/scores.csv", results);
-    if (make_dir(results) != 0 || !(csv = fopen(path, "w"))) {
-        fprintf(stderr, "grade: cannot write %s\n", path);
-        free_class(students, count);
+    if (count >= 0 && class_labs(text, &merged) != 0)
+        fprintf(stderr, "grade: %s/" CLASS_FILE " names no labs on its first line\n", given->merge);
+    else if (count >= 0 && (fd = results_dir(given->merge)) >= 0 && !(csv = outfile_create(fd, "scores.csv")))
+        fprintf(stderr, "grade: cannot write %s/" RESULTS_DIR "/scores.csv: %s\n", given->merge, strerror(errno));
+    snprintf(results, sizeof results, "%s/" RESULTS_DIR, given->merge);
+    if (csv) {
+        g->cli = &merged;
+        batch_csv_header(&merged, csv);
+        missing = merge_rows(g, students, count, results, fd, header.job, csv);
+        fclose(csv);
+        printf("wrote %s/scores.csv: %d students, %d without a result of this job\n", results, count, missing);
+        rc = missing ? 2 : 0;
+        if (given->html && batch_report(g, results, students, count) != 0)
+            rc = 2;
         g->cli = given;
-        return 2;
     }
-    batch_csv_header(&merged, csv);
-    for (int i = 0; i < count; i++) {
-        struct stat st;
-        snprintf(row, sizeof row, "%s/%s.row", results, students[i].name);
-        int found = stat(row, &st) == 0;
-        missing += !found;
-        batch_collect(g, &students[i], found ? NULL : "not graded: its Slurm task left no result (see logs/)", results,
-                      csv, 1);
-    }
-    fclose(csv);
-    printf("wrote %s: %d students, %d without a result from their task\n", path, count, missing);
-    free_class(students, count);
-    g->cli = given;
-    return given->html && html_write_class(results, given->html, g->root) != 0 ? 2 : 0;
+    if (fd >= 0)
+        close(fd);
+    free_class(students, count < 0 ? 0 : count);
+    return rc;
 }

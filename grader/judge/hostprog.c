@@ -31,6 +31,7 @@ struct host_run {
     char log[PATH_MAX + 16];    /* Oclgrind's diagnostics of the run under it */
     char ledger[PATH_MAX + 16]; /* what the run did with OpenCL (common/ledger.h) */
     char shown[PATH_MAX + 64];  /* host.c as the user knows it */
+    size_t memory_limit;        /* what the lab's host program may hold (scratch_memory_limit) */
 };
 
 /* The last lines of what the program printed, for the reason. */
@@ -44,7 +45,8 @@ static struct sandbox_policy policy_for(const struct grading *g, const struct ho
 {
     static char kit[sizeof g->scratch + 8]; /* the policy points at it after this returns */
     struct sandbox_policy p = {.untrusted = 1, .workdir = h->work, .readable = kit, .writable = h->run,
-                               .timeout_s = g->cli->timeout_s, .output_limit = 1 << 20};
+                               .timeout_s = g->cli->timeout_s, .output_limit = 1 << 20,
+                               .memory_limit = h->memory_limit};
     snprintf(kit, sizeof kit, "%s/kit", g->scratch);
     memcpy(p.hidden, g->hidden, sizeof p.hidden);
     return p;
@@ -131,6 +133,7 @@ static int prepare(const struct hostprog_job *job, struct host_run *h, char *rea
     snprintf(name, sizeof name, "%s%s", job->lab->name, HOSTPROG_RUN);
     if (scratch_open_run(g->root, g->scratch, name, h->run, sizeof h->run, reason, size) != 0)
         return -1;
+    h->memory_limit = scratch_memory_limit(g->root, name);
     snprintf(h->work, sizeof h->work, "%s/work-host", h->run);
     snprintf(h->binary, sizeof h->binary, "%s/host", h->run);
     snprintf(h->out, sizeof h->out, "%s/out.bin", h->run);
@@ -388,15 +391,17 @@ static int simulated_verdict(const struct host_run *h, const struct ledger_view 
             clk_append(reason, size, "\n%s", found);
         return 0;
     }
-    if (v->oclgrind_queues == 0) {
-        *note = "the check under Oclgrind did not run: the run never reached Oclgrind's device (its runtime is "
-                "missing or broken), so a __local argument too small goes unseen";
+    /* Oclgrind writes its log as it starts, and its platform is the only one a program sees under it. */
+    if (v->oclgrind_queues == 0 || !clk_file_exists(h->log)) {
+        *note = "not run under Oclgrind: its runtime did not load (the run never reached Oclgrind's device), a fault "
+                "of the reference judge's, not of the program, so the check of __local sizes did not run";
         return 1;
     }
     if (o->end != SANDBOX_EXITED || (o->code != 0 && o->code != 1)) {
         sandbox_describe(o, 0, how, sizeof how);
-        snprintf(why, sizeof why, "the reference judge could not simulate the run (Oclgrind %s), so the check of "
-                 "its __local arguments did not run", how);
+        snprintf(why, sizeof why, "not run under Oclgrind: Oclgrind failed (it %.*s), a fault of the reference "
+                 "judge's, not of the program, so the check of __local sizes did not run", (int)strcspn(how, "("),
+                 how);
         *note = why;
         return 1;
     }

@@ -20,8 +20,11 @@
 #define GUARD_NAN 0x7fa00000u
 #define CASE_BASE_S 4.0
 #define AFTER_SLOW_S 3.0
-/* The reference judge's budget over its cases, in simulated work-item steps (see simulated_cost): about 3 s. */
-#define REFERENCE_WORK 60000.0
+/* The reference judge's sample: its structural cases each within STRUCTURE_CASE_S of Oclgrind's time (see
+   simulated_seconds), then other shapes and tilings in turn within SAMPLE_FILL_S. */
+#define STRUCTURE_CASE_S 2.0
+#define SAMPLE_FILL_S 2.0
+#define STRUCTURE_TILES 3
 
 /* Copies the lab folder into the lab's run folder (a fresh copy each run) and checks the kernel's source rules. */
 static int stage(struct lab_run *r, char *why, size_t size)
@@ -60,7 +63,10 @@ static void start_runner(struct lab_run *r, char *const wrapper[], int timeout_s
     struct sandbox_policy policy = {.untrusted = 1, .workdir = work, .readable = kit, .writable = r->run_dir,
                                     .timeout_s = timeout_s, .output_limit = OUTPUT_KEPT, .wire = 1};
     struct wire_job job;
+    char name[64];
     int argc = 0;
+    snprintf(name, sizeof name, "%s%s", r->lab->name, r->mode == RUNLAB_REFERENCE ? RUNLAB_REFERENCE_RUN : "");
+    policy.memory_limit = scratch_memory_limit(r->g->root, name); /* from the kit's solution's measured peak */
     snprintf(runner, sizeof runner, "%s/kit/bin/clkit-runner", r->g->scratch);
     snprintf(work, sizeof work, "%s/work", r->run_dir);
     snprintf(kit, sizeof kit, "%s/kit", r->g->scratch);
@@ -191,20 +197,21 @@ static double round_up(size_t value, size_t step)
     return step ? (double)((value + step - 1) / step * step) : (double)value;
 }
 
-/* What a case costs a simulator, in work-item steps: the padded grid, times the length of each work-item's loop
-   over K or over its share of n, in steps of 8 (about 60 us each under Oclgrind on the 2-core machine). */
-static double simulated_cost(const struct grade_case *c)
+/* About how long Oclgrind takes over a case on the 2-core machine: 13 us per multiply-add of the product padded
+   to whole tiles (K to strips of 16), 15 us per element of a padded 2-D grid, 15 us per element and per step of a
+   work-item's tree in 1-D (measured with the solutions; register blocking at WPT 8 comes out a little faster). */
+static double simulated_seconds(const struct grade_case *c)
 {
-    size_t step = c->tile ? (size_t)c->tile : c->local[0];
-    double items, loop;
-    if (c->dims[1] == 0) {
-        items = c->groups ? (double)(c->groups * c->local[0]) : round_up(c->dims[0], c->local[0]);
-        loop = (double)c->dims[0] / items;
-    } else {
-        items = round_up(c->dims[0], step) * round_up(c->dims[1], step);
-        loop = round_up(c->dims[2], step);
-    }
-    return items * (1.0 + loop / 8.0);
+    size_t side = c->tile ? (size_t)c->tile : c->local[0], local = c->local[0] ? c->local[0] : 1;
+    double items, steps = 1.0;
+    if (c->dims[2])
+        return 0.05 + round_up(c->dims[0], side) * round_up(c->dims[1], side) * round_up(c->dims[2], 16) * 13e-6;
+    if (c->dims[1])
+        return 0.05 + round_up(c->dims[0], side) * round_up(c->dims[1], side) * 15e-6;
+    items = c->groups ? (double)(c->groups * local) : round_up(c->dims[0], local);
+    for (size_t l = local; l > 1; l /= 2)
+        steps++;
+    return 0.02 + ((double)c->dims[0] + items * steps) * 15e-6;
 }
 
 /* A case's time limit: a base that covers a first build for a new work-group size, and time that grows with the
@@ -212,8 +219,8 @@ static double simulated_cost(const struct grade_case *c)
 static double case_limit(const struct lab_run *r, const struct grade_case *c)
 {
     double limit;
-    if (r->mode == RUNLAB_REFERENCE)
-        limit = CASE_BASE_S - 1.0 + simulated_cost(c) * 250e-6;
+    if (r->mode == RUNLAB_REFERENCE) /* room for a busy machine: a case past it is Oclgrind's failure, not a fault */
+        limit = CASE_BASE_S - 1.0 + 4.0 * simulated_seconds(c);
     else
         limit = CASE_BASE_S + r->lab->family->work(c) * 1e-8; /* 100 MB/s: a slow CPU, a kernel doing more work */
     if (r->slow_seen && limit > AFTER_SLOW_S) /* one slow case already cost its limit: a hang costs about 10 s */
@@ -283,21 +290,98 @@ static int same_shape(const struct grade_case *a, const struct grade_case *b)
     return a->data == b->data && !memcmp(a->dims, b->dims, sizeof a->dims);
 }
 
-/* Marks the reference judge's cases: each small exact shape under one of its tiles or work-group sizes in turn,
-   and under the largest, so that every variant appears, within a budget of simulated work (--sanitize: all). */
+/* The structure a race or an edge bug may need, as bits: bit d when case c has at least three tiles along its tiled
+   dimension d (the rows, columns and K strips of a matrix; a vector's work-groups, then its grid-stride passes),
+   the last one partial. */
+static unsigned structure_of(const struct lab_run *r, const struct grade_case *c)
+{
+    size_t side = c->tile ? (size_t)c->tile : c->local[0], global;
+    struct grade_launch launch;
+    unsigned bits = 0;
+    if (c->dims[1]) {
+        for (int d = 0; d < 3 && c->dims[d] && side; d++)
+            bits |= (c->dims[d] + side - 1) / side >= STRUCTURE_TILES && c->dims[d] % side ? 1u << d : 0u;
+        return bits;
+    }
+    memset(&launch, 0, sizeof launch);
+    if (r->lab->family->prepare(c, 0, &launch) == 0 && launch.local[0] && (global = launch.global[0]) > 0) {
+        bits |= global / launch.local[0] >= STRUCTURE_TILES && c->dims[0] % launch.local[0] ? 1u : 0u;
+        bits |= (c->dims[0] + global - 1) / global >= STRUCTURE_TILES && c->dims[0] % global ? 2u : 0u;
+    }
+    labs_launch_free(&launch);
+    return bits;
+}
+
+/* Whether two cases are built and launched alike: the same tiling and work-group (one of a lab's variants). */
+static int same_variant(const struct grade_case *a, const struct grade_case *b)
+{
+    return a->tile == b->tile && a->wpt == b->wpt && a->local[0] == b->local[0] && a->local[1] == b->local[1];
+}
+
+/* The variant's case that adds the most structure to covered within STRUCTURE_CASE_S, the cheapest of those; with
+   cheapest set, its cheapest case whatever it adds. Returns -1 when there is none. */
+static long next_structural(const struct lab_run *r, const struct case_log *log, size_t first, const int *selected,
+                            unsigned covered, int cheapest)
+{
+    long best = -1;
+    int best_fresh = 0;
+    double best_cost = 0.0;
+    for (size_t i = 0; i < log->count; i++) {
+        const struct grade_case *c = &log->cases[i];
+        if (selected[i] || !small_exact(c) || !same_variant(&log->cases[first], c))
+            continue;
+        double cost = simulated_seconds(c);
+        int fresh = cheapest ? 0 : __builtin_popcount(structure_of(r, c) & ~covered);
+        if (!cheapest && (fresh == 0 || cost > STRUCTURE_CASE_S))
+            continue;
+        if (best < 0 || fresh > best_fresh || (fresh == best_fresh && cost < best_cost))
+            best = (long)i, best_fresh = fresh, best_cost = cost;
+    }
+    return best;
+}
+
+/* Marks, for the variant of case first (a tiling or work-group size), the small exact cases that together have
+   every structure its cases have within STRUCTURE_CASE_S, or else its cheapest case. */
+static void select_structure(const struct lab_run *r, const struct case_log *log, size_t first, int *selected)
+{
+    unsigned covered = 0;
+    int chosen = 0;
+    for (long i; (i = next_structural(r, log, first, selected, covered, 0)) >= 0; chosen++) {
+        selected[i] = 1;
+        covered |= structure_of(r, &log->cases[i]);
+    }
+    long cheapest = chosen ? -1 : next_structural(r, log, first, selected, covered, 1);
+    if (cheapest >= 0)
+        selected[cheapest] = 1;
+}
+
+/* Marks the reference judge's cases (--sanitize: every small exact case). The sample is drawn from structure, not
+   from case numbers: for each tiling or work-group size, small cases with three tiles or more along each tiled
+   dimension (K included) and a partial last one, wherever one is within reach, and the variant's cheapest case
+   otherwise; then each small shape under one of the variants in turn, within SAMPLE_FILL_S. */
 static void select_reference(const struct lab_run *r, const struct case_log *log, int *selected)
 {
     double spent = 0.0;
     size_t shape = 0;
+    for (size_t i = 0; i < log->count; i++)
+        selected[i] = r->g->cli->sanitize && small_exact(&log->cases[i]);
+    if (r->g->cli->sanitize)
+        return;
+    for (size_t i = 0; i < log->count; i++) {
+        int first_of_variant = 1;
+        for (size_t j = 0; j < i && first_of_variant; j++)
+            first_of_variant = !same_variant(&log->cases[i], &log->cases[j]);
+        if (first_of_variant)
+            select_structure(r, log, i, selected);
+    }
     for (size_t first = 0, end; first < log->count; first = end, shape++) {
         for (end = first + 1; end < log->count && same_shape(&log->cases[first], &log->cases[end]); end++)
             ;
-        size_t variants = end - first;
-        for (size_t i = first; i < end; i++) {
-            double work = simulated_cost(&log->cases[i]);
-            int wanted = r->g->cli->sanitize || i - first == shape % variants || i == end - 1;
-            selected[i] = small_exact(&log->cases[i]) && wanted && (r->g->cli->sanitize || spent + work <= REFERENCE_WORK);
-            spent += selected[i] ? work : 0.0;
+        size_t i = first + shape % (end - first);
+        double work = simulated_seconds(&log->cases[i]);
+        if (small_exact(&log->cases[i]) && !selected[i] && spent + work <= SAMPLE_FILL_S) {
+            selected[i] = 1;
+            spent += work;
         }
     }
 }

@@ -3,6 +3,7 @@
 #include "files.h"
 #include "runner/sandbox.h"
 #include "runner/scratch.h"
+#include "report/safetext.h"
 #include "text.h"
 
 #include <limits.h>
@@ -142,8 +143,20 @@ int sanitize_parse(const char *log, char *text, size_t size)
     return count;
 }
 
-/* The command line, with or without the uninitialised-value checker (which cannot simulate every kernel). */
-static int oclgrind_command(struct grading *g, const struct grade_lab_spec *lab, int uninitialized,
+/* What each attempt of the reference judge leaves out: Oclgrind 21.10's uninitialised-value checker crashes on some
+   kernels (vload4) and cannot simulate others (LLVM's freeze), and a plugin may fail too; the checks left stand. */
+static const struct attempt {
+    int uninitialized, plugin;
+    const char *without; /* what the attempt does not check */
+} attempts[] = {
+    {.uninitialized = 1, .plugin = 1, .without = ""},
+    {.uninitialized = 0, .plugin = 1, .without = "uninitialised values"},
+    {.uninitialized = 0, .plugin = 0, .without = "uninitialised values and the technique counts"},
+};
+
+/* The command line of one attempt, with the devices' local memory: Oclgrind's own 32 KB would refuse a right kernel
+   that fits a GPU's 48 KB. */
+static int oclgrind_command(struct grading *g, const struct grade_lab_spec *lab, const struct attempt *attempt,
                             struct oclgrind_command *c)
 {
     int argc = 0;
@@ -151,10 +164,11 @@ static int oclgrind_command(struct grading *g, const struct grade_lab_spec *lab,
         return -1;
     c->argv[argc++] = c->program;
     c->argv[argc++] = "--data-races";
-    if (uninitialized)
+    c->argv[argc++] = "--local-mem-size", c->argv[argc++] = SANITIZE_LOCAL_MEM_BYTES;
+    if (attempt->uninitialized)
         c->argv[argc++] = "--uninitialized";
     snprintf(c->plugin, sizeof c->plugin, "%s/kit/bin/libclkit-coalesce.so", g->scratch);
-    if (clk_file_exists(c->plugin))
+    if (attempt->plugin && clk_file_exists(c->plugin))
         c->argv[argc++] = "--plugins", c->argv[argc++] = c->plugin;
     snprintf(c->log, sizeof c->log, "%s/run-%s%s/oclgrind.log", g->scratch, lab->name, RUNLAB_REFERENCE_RUN);
     c->argv[argc++] = "--log", c->argv[argc++] = c->log;
@@ -164,7 +178,8 @@ static int oclgrind_command(struct grading *g, const struct grade_lab_spec *lab,
 
 int sanitize_wrapper(struct grading *g, const struct grade_lab_spec *lab, struct oclgrind_command *command)
 {
-    return oclgrind_command(g, lab, 1, command);
+    /* As a device, without the checker that crashes on some right kernels: the reference run beside it has it. */
+    return oclgrind_command(g, lab, &attempts[1], command);
 }
 
 /* Reads what Oclgrind left in the run folder: its diagnostics and the plugin's counts (neither holds the kernel's
@@ -185,46 +200,111 @@ static void read_findings(struct grading *g, const struct grade_lab_spec *lab, c
     free(counts);
 }
 
-/* One reference run; returns 1 when Oclgrind itself failed on the kernel (a fatal error in its log, which the
-   kernel cannot write to), with the error in ref->why. */
+/* Why the run under Oclgrind stopped short, in failure, or "" when it did not: the runner could not start or build
+   under it, did not see Oclgrind's device, stopped in a case (a simulated kernel cannot crash the process that
+   simulates it: a signal, an exit or a limit is Oclgrind's), or Oclgrind logged a fatal error (which the kernel
+   cannot write). */
+static void judge_failure(const struct lab_run *r, const struct case_log *log, const char *oclgrind_log,
+                          char *failure, size_t size)
+{
+    const char *fatal = oclgrind_log ? strstr(oclgrind_log, "OCLGRIND FATAL ERROR") : NULL;
+    char description[160] = "the technique case", shape[128];
+    failure[0] = '\0';
+    if (r->setup || r->refusal) {
+        const char *why = r->setup ? r->setup : r->refusal, *see = strstr(why, " (see the output");
+        snprintf(failure, size, "Oclgrind could not run the kernel (%.*s)", see ? (int)(see - why) : 600, why);
+    } else if (!strstr(r->hello.device_name, "Oclgrind"))
+        snprintf(failure, size, "Oclgrind's runtime did not load (the runner saw the device '%.100s')",
+                 r->hello.device_name);
+    else if (fatal) {
+        const char *what = strchr(fatal, '\n');
+        snprintf(failure, size, "Oclgrind stopped with a fatal error (%.*s)", what ? (int)strcspn(what + 1, "\n") : 0,
+                 what ? what + 1 : "");
+    } else if (log->stopped_at >= 0) {
+        if ((size_t)log->stopped_at < log->count) {
+            r->lab->family->describe(&log->cases[log->stopped_at], shape, sizeof shape);
+            snprintf(description, sizeof description, "case %s", shape);
+        }
+        /* The kernel's own hint ("probably an out-of-bounds access") does not apply to a simulator's crash. */
+        int how = (int)strcspn(log->how, "(");
+        while (how > 0 && log->how[how - 1] == ' ')
+            how--;
+        snprintf(failure, size, "Oclgrind %.*s in %s", how, log->how, description);
+    }
+}
+
+/* Appends the last line of output (untrusted: cleaned) to text. */
+static void last_line(const char *output, char *text, size_t size)
+{
+    size_t end = strlen(output);
+    while (end > 0 && (output[end - 1] == '\n' || output[end - 1] == ' '))
+        end--;
+    size_t start = end;
+    while (start > 0 && output[start - 1] != '\n')
+        start--;
+    char *line = strndup(output + start, end - start), *clean = line ? safetext_clean(line, 300) : NULL;
+    if (clean && clean[0])
+        clk_append(text, size, ": \"%s\"", clean);
+    free(clean);
+    free(line);
+}
+
+/* One attempt of the reference judge; returns 0 when it ran every case it was given (ref filled), 1 when Oclgrind
+   failed (what failed in failure; the cases it judged before are in ref->log), -1 when it is not installed. */
 static int run_once(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, size_t max_local,
-                    long only_case, int uninitialized, struct reference *ref)
+                    long only_case, const struct attempt *attempt, struct reference *ref, char *failure,
+                    size_t size)
 {
     static struct oclgrind_command command;
     struct lab_run r = {.g = g, .lab = lab, .seed = seed, .mode = RUNLAB_REFERENCE};
-    char *log, *fatal;
+    struct sandbox_outcome outcome;
     size_t length = 0;
-    if (oclgrind_command(g, lab, uninitialized, &command) != 0) {
+    char *log;
+    if (oclgrind_command(g, lab, attempt, &command) != 0) {
         snprintf(ref->why, sizeof ref->why, "Oclgrind is not installed (sudo apt-get install oclgrind)");
-        return 0;
+        return -1;
     }
+    memset(ref->log, 0, sizeof *ref->log);
+    ref->log->stopped_at = ref->log->slow_at = -1;
     scratch_remove(command.log); /* an earlier run's log (or whatever the lab's runner left there) is not this one */
     runlab_open(&r, command.argv, 2 * g->cli->timeout_s + 30);
-    if (r.setup || r.refusal) {
-        snprintf(ref->why, sizeof ref->why, "Oclgrind could not run the kernel: %.1900s", r.setup ? r.setup : r.refusal);
-        runlab_close(&r, NULL);
-        return 0;
-    }
-    runlab_run_cases(&r, max_local, only_case, ref->log);
-    runlab_close(&r, NULL);
+    if (!r.setup && !r.refusal && strstr(r.hello.device_name, "Oclgrind"))
+        runlab_run_cases(&r, max_local, only_case, ref->log);
     log = scratch_read_untrusted(command.log, 4u << 20, &length);
-    if (log && (fatal = strstr(log, "OCLGRIND FATAL ERROR"))) {
-        const char *what = strchr(fatal, '\n');
-        snprintf(ref->why, sizeof ref->why, "Oclgrind cannot simulate this kernel (%.*s, a limit of Oclgrind's, not "
-                 "a fault of the kernel)", what ? (int)strcspn(what + 1, "\n") : 0, what ? what + 1 : "");
-        free(log);
-        return 1;
-    }
+    judge_failure(&r, ref->log, log, failure, size);
+    int unstarted = r.setup != NULL;
+    runlab_close(&r, &outcome);
+    if (unstarted && outcome.output && outcome.output[0]) /* what Oclgrind or the loader said last */
+        last_line(outcome.output, failure, size);
+    sandbox_outcome_free(&outcome);
     free(log);
+    if (failure[0])
+        return 1;
     ref->ran = 1;
+    ref->counts_lost = !attempt->plugin || !clk_file_exists(command.plugin);
     read_findings(g, lab, command.log, ref);
     return 0;
+}
+
+/* After the last attempt failed: what it found in the cases it judged before it failed stands (a race is a race);
+   with nothing found, its partial run does not count, and every case is the device's alone. */
+static void keep_findings(struct grading *g, const struct grade_lab_spec *lab, struct reference *ref)
+{
+    char log_path[PATH_MAX + 64];
+    ref->log->stopped_at = -1;
+    ref->log->technique_ran = 0;
+    snprintf(log_path, sizeof log_path, "%s/run-%s%s/oclgrind.log", g->scratch, lab->name, RUNLAB_REFERENCE_RUN);
+    read_findings(g, lab, log_path, ref);
+    ref->ran = ref->findings > 0;
 }
 
 void sanitize_run(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, size_t max_local,
                   long only_case, struct reference *ref)
 {
     struct case_log *given = ref->log;
+    char failure[1024] = "", first[1024] = "";
+    size_t a = 0;
+    int rc = 1;
     memset(ref, 0, sizeof *ref);
     ref->log = given;
     ref->log_given = given != NULL;
@@ -232,11 +312,25 @@ void sanitize_run(struct grading *g, const struct grade_lab_spec *lab, uint64_t 
         snprintf(ref->why, sizeof ref->why, "the grader ran out of host memory");
         return;
     }
-    /* Oclgrind's uninitialised-value checker cannot simulate some instructions (LLVM's freeze): without it the
-       other checks still stand. */
-    if (run_once(g, lab, seed, max_local, only_case, 1, ref) == 1) {
-        memset(ref->log, 0, sizeof *ref->log);
-        run_once(g, lab, seed, max_local, only_case, 0, ref);
+    /* Each failure is Oclgrind's: the next attempt leaves out what may have caused it. A run that did not finish
+       in time is not tried again: no checker makes a kernel endless, and each try would cost its limit again. */
+    for (a = 0; a < GRADE_COUNT(attempts) && rc == 1; a++) {
+        rc = run_once(g, lab, seed, max_local, only_case, &attempts[a], ref, failure, sizeof failure);
+        if (a == 0)
+            snprintf(first, sizeof first, "%s", failure);
+        if (rc == 1 && (strstr(failure, "did not finish") || strstr(failure, "timed out")))
+            break;
+    }
+    if (rc == 0 && a > 1)
+        snprintf(ref->why, sizeof ref->why, "%s not checked: with every check, %.900s (a fault of Oclgrind's, not "
+                 "of the kernel)", attempts[a - 1].without, first);
+    else if (rc == 1) {
+        snprintf(ref->why, sizeof ref->why, "the reference judge could not simulate this kernel: %.900s%s%.600s (a "
+                 "fault of Oclgrind's, not of the kernel), so the device's verdict stands and no points are lost for "
+                 "it", first, strcmp(first, failure) ? "; without its optional checks, " : ", with and without its "
+                 "optional checks", strcmp(first, failure) ? failure : "");
+        ref->judge_failed = ref->counts_lost = 1;
+        keep_findings(g, lab, ref);
     }
 }
 

@@ -11,6 +11,9 @@
 #include <limits.h>
 #include <stddef.h>
 
+/* The local memory of Oclgrind's device: that of the largest GPU the labs target (48 KB), not Oclgrind's 32 KB. */
+#define SANITIZE_LOCAL_MEM_BYTES "49152"
+
 /* Returns 1 when the oclgrind command is installed. */
 int sanitize_available(void);
 
@@ -20,8 +23,11 @@ int sanitize_parse(const char *log, char *text, size_t size);
 
 /* What the reference judge made of one lab: Oclgrind's verdict on its small cases, its findings, its counts. */
 struct reference {
-    int ran;                  /* Oclgrind ran the cases; when 0, why says why not; when 1, a why says that
-                                 uninitialised values could not be checked */
+    int ran;                  /* Oclgrind judged cases; when 0, why says why not; when 1, a why says which checks
+                                 it could not make */
+    int judge_failed;         /* Oclgrind failed with every check left out (its crash, limit or missing runtime):
+                                 the cases it judged before stand, the others are the device's alone */
+    int counts_lost;          /* the technique case went uncounted through no fault of the kernel */
     char why[2048];
     struct case_log *log;     /* its verdict on each case it ran (set before sanitize_run: the log to fill) */
     int log_given;
@@ -32,7 +38,8 @@ struct reference {
 };
 
 /* Runs lab's small exact cases (from a device allowing work-groups of max_local; only case only_case when >= 0)
-   and then its technique case under Oclgrind, each within a limit, and fills ref (and ref->log, when set). */
+   and then its technique case under Oclgrind, each within a limit, and fills ref (and ref->log, when set); when
+   Oclgrind fails, tries again without its uninitialised-value checker, then without the kit's plugin. */
 void sanitize_run(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, size_t max_local,
                   long only_case, struct reference *ref);
 
@@ -44,8 +51,8 @@ struct oclgrind_command {
     char plugin[PATH_MAX + 64]; /* the kit's counting plugin */
 };
 
-/* Fills command with Oclgrind's command line around a runner of lab: its checks, its log, the kit's counting
-   plugin. Returns 0, or -1 when Oclgrind is not installed. */
+/* Fills command with Oclgrind's command line around a runner of lab (--device oclgrind): data races, its log, the
+   kit's counting plugin, the devices' local memory. Returns 0, or -1 when Oclgrind is not installed. */
 int sanitize_wrapper(struct grading *g, const struct grade_lab_spec *lab, struct oclgrind_command *command);
 
 /* Frees what sanitize_run allocated. */

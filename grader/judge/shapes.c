@@ -17,6 +17,10 @@ static const struct grade_case matmul[] = {
     {.dims = {7, 33, 5}, .local = {16}},    {.dims = {1, 100, 37}, .local = {16}},
     {.dims = {130, 70, 1}, .local = {16}},  {.dims = {127, 129, 131}, .local = {16}},
     {.dims = {256, 192, 160}, .local = {16}},
+    /* Small enough for the reference judge: three tiles or more along M, N and K, the last partial, at TILE 8 and
+       16; and one work-group that walks three strips of TILE 32 along K (runlab's structural sample). */
+    {.dims = {19, 21, 23}, .local = {16}},  {.dims = {35, 37, 39}, .local = {16}},
+    {.dims = {5, 7, 67}, .local = {16}},
 };
 const struct grade_shape_set shapes_matmul = {.shapes = matmul, .count = COUNT(matmul)};
 
@@ -24,6 +28,7 @@ static const struct grade_case transpose[] = {
     {.dims = {1, 1}, .local = {16}},     {.dims = {16, 16}, .local = {16}},  {.dims = {17, 17}, .local = {16}},
     {.dims = {17, 13}, .local = {16}},   {.dims = {1, 100}, .local = {16}},  {.dims = {100, 1}, .local = {16}},
     {.dims = {127, 129}, .local = {16}}, {.dims = {1000, 3}, .local = {16}}, {.dims = {1024, 768}, .local = {16}},
+    {.dims = {67, 69}, .local = {16}}, /* three tiles or more each way under every tile, for the reference judge */
 };
 const struct grade_shape_set shapes_transpose = {.shapes = transpose, .count = COUNT(transpose)};
 

@@ -13,8 +13,8 @@ extern const struct grade_shape_set shapes_matmul;
 /* Matrices to transpose: square and not, 1-wide both ways, and shapes that are no multiple of a tile. */
 extern const struct grade_shape_set shapes_transpose;
 
-/* The tiles of the tiled labs, ended by {0}: each a square work-group of TILE x TILE work-items, 32 under the
-   reference judge only where a device refuses 1,024 work-items. */
+/* The tiles of the tiled labs, ended by {0}: each a square work-group of TILE x TILE work-items; 32 (1,024
+   work-items, above GRADE_PORTABLE_LOCAL) runs under the reference judge only, on every machine. */
 extern const struct grade_tiling shapes_square_tiles[];
 
 /* The register-blocked builds, ended by {0}: TILE x TILE outputs per work-group, WPT x WPT per work-item, so

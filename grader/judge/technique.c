@@ -111,8 +111,16 @@ void technique_test(const struct grade_lab_spec *lab, const struct reference *re
         return;
     if (!correct)
         snprintf(text, sizeof text, "not measured: the kernel must pass every correctness case first");
-    else if (!ref->ran)
-        snprintf(text, sizeof text, "not measured: %.2000s", ref->why);
+    else if (!ref->counted && (!ref->ran || ref->counts_lost)) {
+        /* The judge's failure, not the kernel's: no points are lost for it, and the report flags the test. */
+        snprintf(text, sizeof text, "not measured, and not held against the kernel: %.1900s",
+                 ref->why[0] ? ref->why : "the kit's Oclgrind plugin is missing (sudo apt-get install "
+                 "liboclgrind-dev, then make)");
+        result_add(result, "technique", points, points, 1, text);
+        if (result->test_count > 0)
+            result->tests[result->test_count - 1].noted = 1;
+        return;
+    }
     else if (!ref->counted && ref->log->stopped_at >= 0)
         snprintf(text, sizeof text, "not measured: the reference judge %s before it reached the technique case",
                  ref->log->how);

@@ -286,7 +286,7 @@ static void reference_stop(const struct grade_lab_spec *lab, const struct refere
 /* What the memory-safety test adds from the reference judge: its findings, or the checks it could not make. */
 static void reference_note(const struct grade_lab_spec *lab, const struct reference *ref, char *text, size_t size)
 {
-    char stop[1024] = "";
+    char stop[2560] = "";
     if (!ref || !ref->ran)
         snprintf(text, size, "\nnot checked without the reference judge: data races, out-of-bounds accesses the "
                  "device hides, uninitialised values, barrier divergence (%s)",
@@ -296,8 +296,8 @@ static void reference_note(const struct grade_lab_spec *lab, const struct refere
         for (size_t i = 0; i < ref->log->count; i++)
             ran += (size_t)ref->log->ran[i];
         reference_stop(lab, ref, stop, sizeof stop);
-        if (ref->why[0]) /* the run without the uninitialised-value checker, and why */
-            clk_append(stop, sizeof stop, "\nuninitialised values not checked: %.300s", ref->why);
+        if (ref->why[0]) /* the checks Oclgrind could not make, and why */
+            clk_append(stop, sizeof stop, "\n%.1500s", ref->why);
         if (ref->findings > 0)
             snprintf(text, size, "\nOclgrind, the reference judge, found %d problem%s:\n%s%s", ref->findings,
                      ref->findings == 1 ? "" : "s", ref->findings_text, stop);

@@ -16,6 +16,21 @@
 #define MAX_PAIRS 63
 #define SETTLED_SPREAD 0.05
 
+/* Fills k's outputs with NaN: before the first launch, so that an output left unwritten cannot pass the timed
+   run's check by luck, and before every timed launch, so that a kernel that keeps its answer in the output and
+   skips the work on later launches is timed doing the work (its last launch's result is then what is checked). */
+static cl_int poison_outputs(const struct clk_env *env, struct perf_kernel *k)
+{
+    cl_int status = CL_SUCCESS;
+    for (int i = 0; i < k->launch.buffer_count; i++)
+        if (k->launch.is_output[i])
+            CL_CHECK_STATUS(status, clEnqueueFillBuffer(env->queue, k->buffers[i],
+                                                        &(const uint32_t){COMPARE_POISON_BITS}, sizeof(uint32_t), 0,
+                                                        k->launch.counts[i] * sizeof(float), 0, NULL, NULL));
+cleanup:
+    return status;
+}
+
 cl_int perf_setup(const struct clk_env *env, struct perf_kernel *k)
 {
     cl_int status = CL_SUCCESS;
@@ -27,12 +42,7 @@ cl_int perf_setup(const struct clk_env *env, struct perf_kernel *k)
                                                                 &status),
                                  status));
     }
-    /* Outputs start as NaN: a kernel that leaves them unwritten cannot pass the timed run's check by luck. */
-    for (int i = 0; i < k->launch.buffer_count; i++)
-        if (k->launch.is_output[i])
-            CL_CHECK_STATUS(status, clEnqueueFillBuffer(env->queue, k->buffers[i],
-                                                        &(const uint32_t){COMPARE_POISON_BITS}, sizeof(uint32_t), 0,
-                                                        k->launch.counts[i] * sizeof(float), 0, NULL, NULL));
+    CL_PASS(status, poison_outputs(env, k));
     CL_PASS(status, harness_bind(k->kernel, &k->launch, k->buffers));
 cleanup:
     return status;
@@ -47,16 +57,27 @@ void perf_release(struct perf_kernel *k)
     labs_launch_free(&k->launch);
 }
 
-/* One timed launch of k: its event's time. */
+/* One timed launch of k from poisoned outputs: its event's time (the filling is not in it). */
 static cl_int time_once(const struct clk_env *env, struct perf_kernel *k, double *ms)
 {
-    return clk_time_kernel(env->queue, k->kernel, k->launch.work_dims, k->launch.global, k->launch.local, 0, 1, ms);
+    cl_int status = poison_outputs(env, k);
+    return status != CL_SUCCESS ? status
+                                : clk_time_kernel(env->queue, k->kernel, k->launch.work_dims, k->launch.global,
+                                                  k->launch.local, 0, 1, ms);
 }
 
 cl_int perf_time(const struct clk_env *env, struct perf_kernel *k, int runs, double *ms)
 {
-    return clk_time_kernel(env->queue, k->kernel, k->launch.work_dims, k->launch.global, k->launch.local, 1, runs,
-                           ms);
+    double times[MAX_PAIRS];
+    cl_int status = CL_SUCCESS;
+    int done = 0;
+    runs = runs < 1 ? 1 : runs > MAX_PAIRS ? MAX_PAIRS : runs;
+    CL_PASS(status, time_once(env, k, &times[0])); /* the warm-up */
+    for (; done < runs; done++)
+        CL_PASS(status, time_once(env, k, &times[done]));
+cleanup:
+    *ms = done ? clk_median(times, (size_t)done) : 0.0;
+    return status;
 }
 
 double perf_spread(const double *ratios, int count)

@@ -21,7 +21,8 @@ struct perf_comparison {
     int settled;        /* the spread fell below the target before the budget ran out */
 };
 
-/* Creates the buffers of k->launch (inputs copied) and binds k->kernel to them; returns a CL status. */
+/* Creates the buffers of k->launch (inputs copied, outputs NaN) and binds k->kernel to them; returns a CL status.
+   Every timed launch below starts from outputs filled with NaN again. */
 cl_int perf_setup(const struct clk_env *env, struct perf_kernel *k);
 
 /* Releases the buffers and frees the launch of k (not the kernel). */
@@ -31,7 +32,7 @@ void perf_release(struct perf_kernel *k);
 cl_int perf_compare(const struct clk_env *env, struct perf_kernel *student, struct perf_kernel *baseline,
                     double budget_s, struct perf_comparison *result);
 
-/* Times k alone: the median of runs after a warm-up, in *ms. */
+/* Times k alone: the median of runs (at most 63) after a warm-up, in *ms. */
 cl_int perf_time(const struct clk_env *env, struct perf_kernel *k, int runs, double *ms);
 
 /* Measures the copy bandwidth (GB/s) with kernels/copy.cl over n floats; 0 when it cannot. */

@@ -1,5 +1,6 @@
 #include "report/export.h"
 
+#include "report/outfile.h"
 #include "report/report.h"
 #include "report/safetext.h"
 
@@ -154,7 +155,7 @@ static void junit_case(FILE *out, const char *classname, const struct grade_test
     const char *reason = test->reason ? test->reason : "";
     const char *newline = strchr(reason, '\n'), *element = is_error ? "error" : "failure";
     char first[512];
-    snprintf(first, sizeof first, "%.*s", newline ? (int)(newline - reason) : (int)strlen(reason), reason);
+    safetext_cut(first, sizeof first, reason, newline ? (size_t)(newline - reason) : strlen(reason));
     fputs("    <testcase", out);
     xml_attribute(out, "name", test->name);
     xml_attribute(out, "classname", classname);
@@ -322,10 +323,11 @@ enum format { FORMAT_JUNIT, FORMAT_JSON, FORMAT_CLASSROOM };
 
 static int write_file(const char *path, const struct export_run *run, enum format format)
 {
-    FILE *out = fopen(path, "w");
+    FILE *out = outfile_create_path(path); /* a link where the file goes is replaced, never written through */
     int rc = 0;
     if (!out) {
-        fprintf(stderr, "grade: cannot write %s: %s\n", path, strerror(errno));
+        fprintf(stderr, "grade: cannot write %s: %s\n", path,
+                errno == ELOOP ? "it is a symbolic link (name the file itself)" : strerror(errno));
         return -1;
     }
     if (format == FORMAT_JSON)

@@ -3,6 +3,8 @@
 #include "files.h"
 #include "judge/mismatch.h"
 #include "perf/calibrate.h"
+#include "report/outfile.h"
+#include "report/safetext.h"
 
 #include <cjson/cJSON.h>
 
@@ -14,10 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define MAX_TESTS 256
 #define MAX_LABS 32
 #define MAX_GROUPS 512
+#define STUDENTS_DIR "students" /* student pages apart from the class page: a student named index keeps theirs */
 #define STYLE "body{font-family:sans-serif;max-width:60em;margin:2em auto;color:#222}" \
               "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left}" \
               "pre{background:#f6f6f6;padding:.5em;white-space:pre-wrap}.pass{color:#276749}.fail{color:#c53030}"
@@ -61,13 +65,15 @@ static int lab_index(struct class_data *c, const char *lab)
     int found = find_lab(c, lab);
     if (found >= 0 || c->lab_count == MAX_LABS)
         return found;
-    snprintf(c->labs[c->lab_count], sizeof c->labs[0], "%s", lab);
+    safetext_cut(c->labs[c->lab_count], sizeof c->labs[0], lab, strlen(lab));
     return c->lab_count++;
 }
 
+/* Writes text as XML character data: within XML 1.0's Char production (safe text), and markup escaped. */
 static void escape(FILE *out, const char *text)
 {
-    for (const char *p = text ? text : ""; *p; p++)
+    char *clean = safetext_clean(text, 0);
+    for (const char *p = clean ? clean : ""; *p; p++)
         if (*p == '<')
             fputs("&lt;", out);
         else if (*p == '>')
@@ -78,12 +84,13 @@ static void escape(FILE *out, const char *text)
             fputs("&quot;", out);
         else
             fputc(*p, out);
+    free(clean);
 }
 
-/* A link to a student's page (names come from file names: escaped all the same). */
+/* A link to a student's page from the class page (names come from file names: escaped all the same). */
 static void student_link(FILE *out, const char *name)
 {
-    fputs("<a href=\"", out);
+    fputs("<a href=\"" STUDENTS_DIR "/", out);
     escape(out, name);
     fputs(".html\">", out);
     escape(out, name);
@@ -101,8 +108,8 @@ static void read_tests(struct class_data *c, const cJSON *root, struct student_r
         struct test_row *t = &s->tests[s->count];
         if (!colon || s->count == MAX_TESTS)
             continue;
-        snprintf(t->lab, sizeof t->lab, "%.*s", (int)(colon - name), name);
-        snprintf(t->test, sizeof t->test, "%s", colon + 2);
+        safetext_cut(t->lab, sizeof t->lab, name, (size_t)(colon - name));
+        safetext_cut(t->test, sizeof t->test, colon + 2, strlen(colon + 2));
         t->score = cJSON_GetNumberValue(cJSON_GetObjectItem(test, "score"));
         t->max = cJSON_GetNumberValue(cJSON_GetObjectItem(test, "max_score"));
         t->passed = status && strcmp(status, "passed") == 0;
@@ -118,32 +125,51 @@ static void read_tests(struct class_data *c, const cJSON *root, struct student_r
         if (!name || !(space = strchr(name, ' ')) || strcmp(space + 1, "speedup") == 0)
             continue;
         char lab[16];
-        snprintf(lab, sizeof lab, "%.*s", (int)(space - name), name);
+        safetext_cut(lab, sizeof lab, name, (size_t)(space - name));
         if ((l = lab_index(c, lab)) < 0)
             continue;
         s->rates[l] = cJSON_GetNumberValue(cJSON_GetObjectItem(entry, "value"));
-        snprintf(c->units[l], sizeof c->units[l], "%s", space + 1);
+        safetext_cut(c->units[l], sizeof c->units[l], space + 1, strlen(space + 1));
         const char *device = cJSON_GetStringValue(cJSON_GetObjectItem(devices, lab));
-        snprintf(s->devices[l], sizeof s->devices[l], "%s", device ? device : "");
+        safetext_cut(s->devices[l], sizeof s->devices[l], device ? device : "", strlen(device ? device : ""));
     }
 }
 
-static int load_student(struct class_data *c, const char *path, const char *name, struct student_row *s)
+/* The whole of a small regular file, not through a link (caller frees), or NULL. */
+static char *read_result(int dirfd, const char *name)
 {
-    char *text = clk_read_text(path, NULL);
+    FILE *in = outfile_read(dirfd, name);
+    char *text = NULL;
+    size_t size = 0;
+    FILE *copy = in ? open_memstream(&text, &size) : NULL;
+    char buffer[8192];
+    size_t n;
+    while (copy && (n = fread(buffer, 1, sizeof buffer, in)) > 0)
+        fwrite(buffer, 1, n, copy);
+    if (copy)
+        fclose(copy);
+    if (in)
+        fclose(in);
+    return text;
+}
+
+/* Loads results_dir's NAME.json into s; a student whose file is missing or unreadable is listed with no tests. */
+static void load_student(struct class_data *c, int dirfd, const char *name, struct student_row *s)
+{
+    char file[300];
+    snprintf(file, sizeof file, "%s.json", name);
+    char *text = read_result(dirfd, file);
     cJSON *root = text ? cJSON_Parse(text) : NULL;
     free(text);
-    if (!root)
-        return -1;
     memset(s, 0, sizeof *s);
-    snprintf(s->name, sizeof s->name, "%s", name);
-    read_tests(c, root, s);
+    safetext_cut(s->name, sizeof s->name, name, strlen(name));
+    if (root)
+        read_tests(c, root, s);
     for (int t = 0; t < s->count; t++) {
         s->total += s->tests[t].score;
         s->max += s->tests[t].max;
     }
     cJSON_Delete(root);
-    return 0;
 }
 
 /* The rows of a mismatch map in a test's output, drawn as a heat map: one square per cell. */
@@ -258,18 +284,28 @@ static void write_test(FILE *out, const struct class_data *c, const struct stude
     fputs("</td></tr>\n", out);
 }
 
-static int write_student(const struct class_data *c, const struct student_row *s, const char *dir)
+/* Writes text between the tags of an element, escaped. */
+static void element(FILE *out, const char *tag, const char *text)
 {
-    char path[PATH_MAX + 300], title[300];
+    fprintf(out, "<%s>", tag);
+    escape(out, text);
+    fprintf(out, "</%s>", tag);
+}
+
+/* Writes a student's page, NAME.html in the folder dirfd. */
+static int write_student(const struct class_data *c, const struct student_row *s, int dirfd)
+{
+    char file[300], title[300];
     FILE *out;
-    snprintf(path, sizeof path, "%s/%s.html", dir, s->name);
-    if (!(out = fopen(path, "w")))
+    snprintf(file, sizeof file, "%s.html", s->name);
+    if (!(out = outfile_create(dirfd, file)))
         return -1;
     snprintf(title, sizeof title, "%s: %.1f / %g", s->name, s->total, s->max);
     page_head(out, title);
-    fputs("<p><a href=\"index.html\">the class</a></p>\n", out);
+    fputs("<p><a href=\"../index.html\">the class</a></p>\n", out);
     for (int l = 0; l < c->lab_count; l++) {
-        fprintf(out, "<h2>%s</h2>\n<table><tr><th></th><th>test</th><th>points</th><th>why</th></tr>\n", c->labs[l]);
+        element(out, "h2", c->labs[l]);
+        fputs("\n<table><tr><th></th><th>test</th><th>points</th><th>why</th></tr>\n", out);
         for (int t = 0; t < s->count; t++)
             if (strcmp(s->tests[t].lab, c->labs[l]) == 0)
                 write_test(out, c, s, &s->tests[t]);
@@ -317,36 +353,52 @@ static void histogram_svg(FILE *out, const struct class_data *c, const char *lab
     fputs("</svg>\n", out);
 }
 
-/* The pass rate of each test of the lab. */
+/* One row of the pass-rate table: how many of the students that ran the test passed it. */
+static void pass_rate(FILE *out, const struct class_data *c, const char *lab, const char *test)
+{
+    int passed = 0, seen = 0;
+    for (int i = 0; i < c->count; i++)
+        for (int u = 0; u < c->students[i].count; u++)
+            if (!strcmp(c->students[i].tests[u].lab, lab) && !strcmp(c->students[i].tests[u].test, test)) {
+                seen++;
+                passed += c->students[i].tests[u].passed;
+            }
+    fputs("<tr>", out);
+    element(out, "td", test);
+    fprintf(out, "<td>%d of %d (%.0f%%)</td></tr>\n", passed, seen, seen ? 100.0 * passed / seen : 0.0);
+}
+
+/* The pass rate of each test of the lab, over every test any student ran (a student with no results, as a stray
+   file is, hides none). */
 static void pass_rates(FILE *out, const struct class_data *c, const char *lab)
 {
-    const struct student_row *first = c->count ? &c->students[0] : NULL;
+    const char *tests[MAX_TESTS];
+    int count = 0;
+    for (int i = 0; i < c->count; i++)
+        for (int t = 0; t < c->students[i].count; t++) {
+            const struct test_row *row = &c->students[i].tests[t];
+            int known = 0;
+            for (int k = 0; k < count && !known; k++)
+                known = !strcmp(tests[k], row->test);
+            if (!strcmp(row->lab, lab) && !row->informational && !known && count < MAX_TESTS)
+                tests[count++] = row->test;
+        }
     fputs("<table><tr><th>test</th><th>passed</th></tr>\n", out);
-    for (int t = 0; first && t < first->count; t++) {
-        int passed = 0, seen = 0;
-        if (strcmp(first->tests[t].lab, lab) || first->tests[t].informational)
-            continue;
-        for (int i = 0; i < c->count; i++)
-            for (int u = 0; u < c->students[i].count; u++)
-                if (!strcmp(c->students[i].tests[u].lab, lab) && !strcmp(c->students[i].tests[u].test,
-                                                                        first->tests[t].test)) {
-                    seen++;
-                    passed += c->students[i].tests[u].passed;
-                }
-        fprintf(out, "<tr><td>%s</td><td>%d of %d (%.0f%%)</td></tr>\n", first->tests[t].test, passed, seen,
-                seen ? 100.0 * passed / seen : 0.0);
-    }
+    for (int k = 0; k < count; k++)
+        pass_rate(out, c, lab, tests[k]);
     fputs("</table>\n", out);
 }
 
 /* A failure's reason without its numbers, so that "3 of 9 cases wrong" and "5 of 9 cases wrong" count together. */
 static void reason_key(const struct test_row *t, char *key, size_t size)
 {
-    size_t used = (size_t)snprintf(key, size, "%s: ", t->test);
-    for (const char *p = t->output; *p && *p != '\n' && used + 1 < size; p++)
-        if (!isdigit((unsigned char)*p) || (used > 0 && key[used - 1] != '#'))
-            key[used++] = isdigit((unsigned char)*p) ? '#' : *p;
-    key[used < size ? used : size - 1] = '\0';
+    char whole[1024];
+    size_t used = (size_t)snprintf(whole, sizeof whole, "%s: ", t->test);
+    for (const char *p = t->output; *p && *p != '\n' && used + 1 < sizeof whole; p++)
+        if (!isdigit((unsigned char)*p) || (used > 0 && whole[used - 1] != '#'))
+            whole[used++] = isdigit((unsigned char)*p) ? '#' : *p;
+    whole[used] = '\0';
+    safetext_cut(key, size, whole, used); /* between characters: a cut one would make the page ill-formed */
 }
 
 struct failure_group {
@@ -413,22 +465,24 @@ static void speed_extremes(FILE *out, const struct class_data *c, int lab)
     }
     fputs("<p>fastest: ", out);
     student_link(out, c->students[best].name);
-    fprintf(out, ", %.1f %s; slowest: ", c->students[best].rates[lab], c->units[lab]);
+    fprintf(out, ", %.1f ", c->students[best].rates[lab]);
+    escape(out, c->units[lab]);
+    fputs("; slowest: ", out);
     student_link(out, c->students[worst].name);
-    fprintf(out, ", %.1f %s</p>\n", c->students[worst].rates[lab], c->units[lab]);
+    fprintf(out, ", %.1f ", c->students[worst].rates[lab]);
+    escape(out, c->units[lab]);
+    fputs("</p>\n", out);
 }
 
-static int write_index(const struct class_data *c, const char *dir)
+static int write_index(const struct class_data *c, int dirfd)
 {
-    char path[PATH_MAX + 16];
     FILE *out;
-    snprintf(path, sizeof path, "%s/index.html", dir);
-    if (!(out = fopen(path, "w")))
+    if (!(out = outfile_create(dirfd, "index.html")))
         return -1;
     page_head(out, "clkit: the class");
     fprintf(out, "<p>%d students.</p>\n<table><tr><th>student</th>", c->count);
     for (int l = 0; l < c->lab_count; l++)
-        fprintf(out, "<th>%s</th>", c->labs[l]);
+        element(out, "th", c->labs[l]);
     fputs("<th>total</th></tr>\n", out);
     for (int i = 0; i < c->count; i++) {
         const struct student_row *s = &c->students[i];
@@ -443,7 +497,8 @@ static int write_index(const struct class_data *c, const char *dir)
     }
     fputs("</table>\n", out);
     for (int l = 0; l < c->lab_count; l++) {
-        fprintf(out, "<h2>%s</h2>\n<h3>scores</h3>\n", c->labs[l]);
+        element(out, "h2", c->labs[l]);
+        fputs("\n<h3>scores</h3>\n", out);
         histogram_svg(out, c, c->labs[l]);
         fputs("<h3>pass rate of each test</h3>\n", out);
         pass_rates(out, c, c->labs[l]);
@@ -461,56 +516,51 @@ static int by_name(const void *a, const void *b)
     return strcmp(((const struct student_row *)a)->name, ((const struct student_row *)b)->name);
 }
 
-/* Loads every STUDENT.json of dir into c; returns how many, or -1 when dir cannot be read. */
-static int load_class(const char *dir, struct class_data *c)
+/* Loads the listed students' NAME.json from dir into c; returns how many, or -1 when dir cannot be opened. */
+static int load_class(const char *dir, const char *const *names, int count, struct class_data *c)
 {
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    int capacity = 0;
-    if (!d)
+    int dirfd = outfile_dir(dir, 0);
+    if (dirfd < 0)
         return -1;
-    while ((e = readdir(d)) != NULL) {
-        size_t length = strlen(e->d_name);
-        char path[PATH_MAX + 300], name[256];
-        if (length < 6 || strcmp(e->d_name + length - 5, ".json") || e->d_name[0] == '.')
-            continue;
-        if (c->count == capacity) {
-            struct student_row *more = realloc(c->students, (size_t)(capacity = capacity ? 2 * capacity : 16) *
-                                                                sizeof *more);
-            if (!more)
-                break;
-            c->students = more;
-        }
-        snprintf(name, sizeof name, "%.*s", (int)(length - 5), e->d_name);
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        c->count += load_student(c, path, name, &c->students[c->count]) == 0;
-    }
-    closedir(d);
+    c->students = calloc((size_t)(count > 0 ? count : 1), sizeof *c->students);
+    for (int i = 0; c->students && i < count; i++)
+        load_student(c, dirfd, names[i], &c->students[c->count++]);
+    close(dirfd);
     qsort(c->students, (size_t)c->count, sizeof *c->students, by_name);
     return c->count;
 }
 
-int html_write_class(const char *results_dir, const char *out_dir, const char *kit_root)
+/* Writes every student's page into out_dir/students and the class page into out_dir; returns 0 or -1. */
+static int write_pages(const struct class_data *c, const char *out_dir)
+{
+    int dirfd = outfile_dir(out_dir, 1), students = dirfd < 0 ? -1 : outfile_subdir(dirfd, STUDENTS_DIR, out_dir);
+    int rc = students < 0 ? -1 : 0;
+    for (int i = 0; rc == 0 && i < c->count; i++)
+        rc = write_student(c, &c->students[i], students);
+    if (rc == 0)
+        rc = write_index(c, dirfd);
+    if (students >= 0)
+        close(students);
+    if (dirfd >= 0)
+        close(dirfd);
+    return rc;
+}
+
+int html_write_class(const char *results_dir, const char *out_dir, const char *kit_root, const char *const *names,
+                     int count)
 {
     struct class_data c = {.kit_root = kit_root};
-    int rc = 0;
-    if (load_class(results_dir, &c) <= 0) {
+    int rc;
+    if (load_class(results_dir, names, count, &c) <= 0) {
         fprintf(stderr, "grade: no results to report in %s (batch grading writes STUDENT.json there)\n", results_dir);
         free(c.students);
         return -1;
     }
-    if (mkdir(out_dir, 0755) != 0 && errno != EEXIST) {
-        fprintf(stderr, "grade: cannot create %s: %s\n", out_dir, strerror(errno));
-        rc = -1;
-    }
-    for (int i = 0; rc == 0 && i < c.count; i++)
-        rc = write_student(&c, &c.students[i], out_dir);
-    if (rc == 0)
-        rc = write_index(&c, out_dir);
-    if (rc != 0)
+    if ((rc = write_pages(&c, out_dir)) != 0)
         fprintf(stderr, "grade: cannot write the report in %s\n", out_dir);
     else
-        printf("wrote %s/index.html and a page per student (%d)\n", out_dir, c.count);
+        printf("wrote %s/index.html and a page per student in %s/" STUDENTS_DIR "/ (%d)\n", out_dir, out_dir,
+               c.count);
     for (int i = 0; i < c.count; i++)
         for (int t = 0; t < c.students[i].count; t++)
             free(c.students[i].tests[t].output);

@@ -3,8 +3,11 @@
 #ifndef CLKIT_GRADER_HTML_H
 #define CLKIT_GRADER_HTML_H
 
-/* Writes out_dir/index.html and out_dir/STUDENT.html for every STUDENT.json in results_dir, the solutions' speed
-   read from kit_root/docs/results; returns 0, or -1 after saying why. */
-int html_write_class(const char *results_dir, const char *out_dir, const char *kit_root);
+/* Writes out_dir/index.html and out_dir/students/NAME.html for each of the count names (file names the class's
+   listing gave, in any order) from results_dir/NAME.json, and no other file there; the solutions' speed is read from
+   kit_root/docs/results. Neither folder's links are followed, and each page is a new file. Returns 0, or -1 after
+   saying why. */
+int html_write_class(const char *results_dir, const char *out_dir, const char *kit_root, const char *const *names,
+                     int count);
 
 #endif

@@ -29,6 +29,12 @@ static int is_control(uint32_t code)
     return (code < 0x20 && code != '\n' && code != '\t') || (code >= 0x7f && code < 0xa0);
 }
 
+/* U+FFFE and U+FFFF: well-formed UTF-8, but outside XML 1.0's Char production. */
+static int is_xml_nonchar(uint32_t code)
+{
+    return code == 0xfffe || code == 0xffff;
+}
+
 char *safetext_clean(const char *text, size_t cap)
 {
     size_t length = text ? strlen(text) : 0, used = 0, limit = cap && cap > sizeof CUT ? cap - sizeof CUT : length;
@@ -39,9 +45,9 @@ char *safetext_clean(const char *text, size_t cap)
     while (i < length && used < limit) {
         uint32_t code = 0;
         size_t n = sequence((const unsigned char *)text + i, &code);
-        if (n == 0) {
+        if (n == 0 || is_xml_nonchar(code)) { /* a bad byte, or a character XML cannot hold: one '?' */
             clean[used++] = '?';
-            i++;
+            i += n ? n : 1;
             continue;
         }
         if (used + n > limit)
@@ -56,4 +62,40 @@ char *safetext_clean(const char *text, size_t cap)
     if (i < length)
         memcpy(clean + used, CUT, sizeof CUT);
     return clean;
+}
+
+size_t safetext_cut(char *out, size_t size, const char *text, size_t length)
+{
+    size_t n = text ? strnlen(text, length) : 0;
+    if (size == 0)
+        return 0;
+    if (n > size - 1)
+        n = size - 1;
+    /* A cut before a continuation byte would split a character: leave out the rest of it, lead byte included. */
+    while (n > 0 && ((unsigned char)text[n] & 0xc0) == 0x80)
+        n--;
+    if (n > 0 && ((unsigned char)text[n] & 0xc0) == 0x80)
+        n = 0;
+    memcpy(out, text, n);
+    out[n] = '\0';
+    return n;
+}
+
+void safetext_csv(FILE *out, const char *text, size_t cap)
+{
+    char *clean = safetext_clean(text, cap);
+    const char *t = clean ? clean : "";
+    int formula = t[0] && strchr("=+-@\t\r", t[0]) != NULL;
+    if (!formula && strcspn(t, ",\"\n\r") == strlen(t)) {
+        fputs(t, out);
+    } else {
+        fputs(formula ? "\"'" : "\"", out);
+        for (const char *p = t; *p; p++) {
+            if (*p == '"')
+                fputc('"', out);
+            fputc(*p, out);
+        }
+        fputc('"', out);
+    }
+    free(clean);
 }

@@ -103,8 +103,36 @@ static int allow_reading(int ruleset, const char *folder, const char *const *hid
     return rc;
 }
 
+/* Places shared by every run on the machine, which Landlock alone cannot make private: denied outright. */
+static const char *const shared_places[] = {"/dev/shm", "/dev/mqueue", "/run", "/var/run"};
+#define SHARED_PLACES (int)(sizeof shared_places / sizeof *shared_places)
+
+/* Allows every right on the devices (the GPU's, /dev/null), except the shared places among them. */
+static int allow_devices(int ruleset, uint64_t rights)
+{
+    DIR *d = opendir("/dev");
+    struct dirent *e;
+    int rc = 0;
+    while (d && rc == 0 && (e = readdir(d)) != NULL) {
+        char path[300];
+        int shared = 0;
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        snprintf(path, sizeof path, "/dev/%s", e->d_name);
+        for (int i = 0; i < SHARED_PLACES; i++)
+            shared |= strcmp(path, shared_places[i]) == 0;
+        if (!shared)
+            rc = allow(ruleset, path, rights);
+    }
+    if (d)
+        closedir(d);
+    return rc;
+}
+
 int landlock_confine(const char *writable, const char *const *hidden, int count)
 {
+    const char *out_of_reach[64];
+    int reach = 0;
     int abi = landlock_abi(), ruleset, rc;
     uint64_t all = fs_rights(abi);
     uint64_t reading = LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR;
@@ -114,10 +142,14 @@ int landlock_confine(const char *writable, const char *const *hidden, int count)
     size_t size = abi >= 6 ? sizeof attr : abi >= 4 ? 2 * sizeof(uint64_t) : sizeof(uint64_t);
     if (abi == 0)
         return -1;
+    for (int i = 0; i < count && reach < 64 - SHARED_PLACES; i++)
+        out_of_reach[reach++] = hidden[i];
+    for (int i = 0; i < SHARED_PLACES; i++)
+        out_of_reach[reach++] = shared_places[i];
     ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, size, 0);
     if (ruleset < 0)
         return -1;
-    rc = allow_reading(ruleset, "/", hidden, count, reading, 0) | allow(ruleset, "/dev", all) |
+    rc = allow_reading(ruleset, "/", out_of_reach, reach, reading, 0) | allow_devices(ruleset, all) |
          (writable ? allow(ruleset, writable, all) : 0);
     if (rc == 0)
         rc = (int)syscall(SYS_landlock_restrict_self, ruleset, 0);

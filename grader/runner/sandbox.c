@@ -14,7 +14,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -22,7 +28,10 @@
 #include <unistd.h>
 
 #define RUNNER_USER "clkit-runner"
-#define MEMORY_LIMIT ((rlim_t)8 << 30)
+#define WATCH_PERIOD_S 0.05 /* how often a run's memory is sampled: what it can take beyond its cap meanwhile */
+#define MAX_PROCESSES 8192
+#define PEAK_FILE ".clkit-peak" /* in the run's folder: the most it held, for a solutions run's measured need */
+#define SHM_LIMIT "16777216"    /* bytes of the private /dev/shm */
 #define FILE_SIZE_LIMIT ((rlim_t)256 << 20)
 #define OPEN_FILES_LIMIT 256
 #define TASK_ALLOWANCE 128
@@ -32,10 +41,19 @@
 /* Who untrusted code runs as: an unprivileged user when the grader is root, else the grader's own user. */
 static struct {
     int resolved, drop;
+    int shared; /* a worker beside others without a user of its own: the task cap is shared */
     uid_t uid;
     gid_t gid;
     char name[32];
 } runner;
+
+static int worker_index; /* this process's worker in a batch: 0 for the first or only one */
+
+void sandbox_worker(int worker)
+{
+    worker_index = worker > 0 ? worker : 0;
+    runner.resolved = 0;
+}
 
 static int bubblewrap = -1; /* unknown until first asked */
 static int landlock = -1;
@@ -43,6 +61,7 @@ static int landlock = -1;
 static void resolve_runner(void)
 {
     struct passwd *pw;
+    char other[32];
     if (runner.resolved)
         return;
     runner.resolved = 1;
@@ -50,7 +69,12 @@ static void resolve_runner(void)
     runner.gid = getgid();
     if (geteuid() != 0)
         return;
-    pw = getpwnam(RUNNER_USER);
+    /* Worker 0 shares its user when the workers beside it have none of their own. */
+    snprintf(other, sizeof other, RUNNER_USER "-%d", worker_index > 0 ? worker_index : 1);
+    runner.shared = getpwnam(other) == NULL;
+    pw = worker_index > 0 && !runner.shared ? getpwnam(other) : NULL;
+    if (!pw)
+        pw = getpwnam(RUNNER_USER);
     if (!pw)
         pw = getpwnam("nobody");
     if (pw && pw->pw_uid != 0) {
@@ -66,6 +90,12 @@ static rlim_t task_shares = 1; /* judges side by side that confine code as the s
 void sandbox_share_tasks(int judges)
 {
     task_shares = judges > 1 ? (rlim_t)judges : 1;
+}
+
+/* The share of the task cap a run gets: one allowance, unless its user is shared with workers beside it. */
+static rlim_t task_share(void)
+{
+    return task_shares > 1 && (!runner.drop || runner.shared) ? task_shares : 1;
 }
 
 /* Tasks (processes and threads) the user already has, so a per-user cap leaves room for exactly our allowance. */
@@ -102,7 +132,14 @@ static void set_limit(int resource, rlim_t value)
     setrlimit(resource, &limit);
 }
 
-/* NVIDIA's driver reserves far more address space than it uses: cap the data segment there instead. */
+static size_t memory_limit_of(const struct sandbox_policy *p)
+{
+    return !p->untrusted ? 0 : p->memory_limit ? p->memory_limit : SANDBOX_MEMORY_DEFAULT;
+}
+
+/* The judge's watch (sandbox_watch) holds a run to its memory cap; each process also gets a hard limit above it,
+   for what one could take between two samples. NVIDIA's driver reserves far more address space than it uses:
+   cap the data segment there instead. */
 static void limit_resources(const struct sandbox_policy *p, rlim_t tasks)
 {
     struct stat st;
@@ -110,7 +147,8 @@ static void limit_resources(const struct sandbox_policy *p, rlim_t tasks)
     set_limit(RLIMIT_FSIZE, FILE_SIZE_LIMIT);
     set_limit(RLIMIT_NOFILE, OPEN_FILES_LIMIT);
     set_limit(RLIMIT_CPU, (rlim_t)(4 * p->timeout_s + 30));
-    set_limit(stat("/dev/nvidiactl", &st) == 0 ? RLIMIT_DATA : RLIMIT_AS, MEMORY_LIMIT);
+    set_limit(stat("/dev/nvidiactl", &st) == 0 ? RLIMIT_DATA : RLIMIT_AS,
+              (rlim_t)memory_limit_of(p) * 2 + ((rlim_t)2 << 30));
     set_limit(RLIMIT_NPROC, tasks);
 }
 
@@ -147,7 +185,9 @@ static int bubblewrap_argv(const struct sandbox_policy *p, char *const argv[], c
 {
     struct stat st;
     int n = 0;
+    /* Private, small /dev/shm and /run: nothing a run leaves there reaches the next, nor does a socket there. */
     const char *head[] = {"/usr/bin/bwrap", "--ro-bind", "/", "/", "--dev-bind", "/dev", "/dev", "--proc", "/proc",
+                          "--size", SHM_LIMIT, "--tmpfs", "/dev/shm", "--size", "65536", "--tmpfs", "/run",
                           "--unshare-all", "--die-with-parent", "--new-session", NULL};
     for (int i = 0; head[i]; i++)
         out[n++] = head[i];
@@ -201,6 +241,38 @@ static void clean_environment(const struct sandbox_policy *p, char env[MAX_ENV][
     envp[n] = NULL;
 }
 
+#if defined(__x86_64__)
+#define NATIVE_ARCH AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define NATIVE_ARCH AUDIT_ARCH_AARCH64
+#endif
+
+/* A seccomp filter: no Unix socket of its own (a pathname socket outside, an instructor's session or a system
+   service, is reachable through any layer that leaves its path visible), no io_uring (which could open one behind
+   the filter's back), no system call of another ABI. Pairs of connected sockets stay allowed. */
+static int deny_unix_sockets(void)
+{
+#ifdef NATIVE_ARCH
+    struct sock_filter code[] = {
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NATIVE_ARCH, 1, 0),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EACCES),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+        BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 4, 0), /* x32's numbers */
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_io_uring_setup, 3, 0),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socket, 0, 3),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_UNIX, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EACCES),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    };
+    struct sock_fprog program = {.len = sizeof code / sizeof *code, .filter = code};
+    return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program, 0, 0) == 0 ? 0 : -1;
+#else
+    return 0; /* no filter written for this architecture: the other layers only */
+#endif
+}
+
 /* In the child: only the descriptors it needs, its own session, its limits and its user; then exec. */
 static void become_confined(char *const argv[], const struct sandbox_policy *p, const int fds[4], rlim_t tasks,
                             char **envp)
@@ -227,6 +299,8 @@ static void become_confined(char *const argv[], const struct sandbox_policy *p, 
         if (runner.drop && (setgroups(0, NULL) != 0 || setgid(runner.gid) != 0 || setuid(runner.uid) != 0))
             _exit(126);
         prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+        if (deny_unix_sockets() != 0)
+            _exit(126);
         if (bubblewrap == 1) {
             bubblewrap_argv(p, argv, wrapped, 96);
             execve(wrapped[0], (char **)wrapped, envp);
@@ -264,7 +338,7 @@ int sandbox_spawn(char *const argv[], const struct sandbox_policy *p, struct san
     static char env[MAX_ENV][1024];
     char *envp[MAX_ENV];
     int out[2] = {-1, -1}, request[2], reply[2];
-    rlim_t tasks = TASK_ALLOWANCE * task_shares;
+    rlim_t tasks = TASK_ALLOWANCE;
     memset(child, 0, sizeof *child);
     child->request_fd = child->reply_fd = child->output_fd = -1;
     child->output_limit = p->output_limit;
@@ -275,6 +349,7 @@ int sandbox_spawn(char *const argv[], const struct sandbox_policy *p, struct san
             use_bubblewrap();
         if (landlock < 0)
             landlock = landlock_wanted();
+        tasks *= task_share();
         /* The cap is per user: what that user runs already (other confined runs beside this one, a batch's other
            workers) comes on top of this run's allowance. */
         tasks += tasks_of(runner.drop ? runner.uid : getuid());
@@ -297,6 +372,9 @@ int sandbox_spawn(char *const argv[], const struct sandbox_policy *p, struct san
     close_fd(&reply[1]);
     child->output_fd = out[0];
     child->wrapped = p->untrusted && bubblewrap == 1;
+    child->memory_limit = child->outcome.memory_limit = memory_limit_of(p);
+    if (p->untrusted && p->writable)
+        snprintf(child->peak_file, sizeof child->peak_file, "%s/" PEAK_FILE, p->writable);
     child->request_fd = request[1];
     child->reply_fd = reply[0];
     fcntl(child->output_fd, F_SETFL, O_NONBLOCK);
@@ -394,41 +472,150 @@ void sandbox_kill_orphans(void)
     }
 }
 
+/* A set of pids, open addressing: which processes lie below this one. */
+#define PID_SLOTS (MAX_PROCESSES * 2)
+
+static int pid_slot(const pid_t *slots, pid_t pid)
+{
+    unsigned at = (unsigned)pid * 2654435761u % PID_SLOTS;
+    while (slots[at] && slots[at] != pid)
+        at = (at + 1) % PID_SLOTS;
+    return (int)at;
+}
+
+/* Reads every process's parent and resident pages; returns how many. */
+static int read_processes(pid_t *pids, pid_t *parents, long *pages)
+{
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    int count = 0;
+    while (d && count < MAX_PROCESSES && (e = readdir(d)) != NULL) {
+        char path[300], line[1024], *name_end;
+        FILE *f;
+        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+        if (e->d_name[0] < '0' || e->d_name[0] > '9' || !(f = fopen(path, "r")))
+            continue;
+        /* Fields 4 (parent) and 24 (resident pages), counted after the name's last ')'. */
+        if (fgets(line, sizeof line, f) && (name_end = strrchr(line, ')')) &&
+            sscanf(name_end + 1, " %*c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %*u "
+                                 "%*u %ld", &parents[count], &pages[count]) == 2)
+            pids[count++] = (pid_t)atoi(e->d_name);
+        fclose(f);
+    }
+    if (d)
+        closedir(d);
+    return count;
+}
+
+/* The resident memory of every process below this one: a run's, and the orphans it left, which come back to this
+   reaper; not the helper judges beside it (sandbox_keep), which watch their own runs. */
+static size_t memory_below(void)
+{
+    static pid_t pids[MAX_PROCESSES], parents[MAX_PROCESSES], below[PID_SLOTS];
+    static long pages[MAX_PROCESSES];
+    int count = read_processes(pids, parents, pages), grew = 1;
+    size_t total = 0;
+    memset(below, 0, sizeof below);
+    below[pid_slot(below, getpid())] = getpid();
+    for (int pass = 0; grew && pass < 64; pass++) { /* one level deeper each pass */
+        grew = 0;
+        for (int i = 0; i < count; i++) {
+            int slot = pid_slot(below, pids[i]);
+            if (below[slot] || !below[pid_slot(below, parents[i])] || (parents[i] == getpid() && is_kept(pids[i])))
+                continue;
+            below[slot] = pids[i];
+            total += (size_t)(pages[i] > 0 ? pages[i] : 0) * (size_t)sysconf(_SC_PAGESIZE);
+            grew = 1;
+        }
+    }
+    return total;
+}
+
+int sandbox_watch(struct sandbox_child *child)
+{
+    double now = clk_now_s();
+    size_t held;
+    if (child->over_memory)
+        return -1;
+    if (!child->memory_limit || now < child->next_watch)
+        return 0;
+    child->next_watch = now + WATCH_PERIOD_S;
+    held = memory_below();
+    if (held > child->outcome.peak_bytes)
+        child->outcome.peak_bytes = held;
+    if (held <= child->memory_limit)
+        return 0;
+    child->over_memory = 1;
+    kill(-child->pid, SIGKILL);
+    kill(child->pid, SIGKILL);
+    sandbox_kill_orphans();
+    return -1;
+}
+
+/* Notes the run's peak in its folder, the largest of its runs there: a solutions run keeps it as the lab's
+   measured need (scratch_close_run). */
+static void note_peak(const struct sandbox_child *child, size_t peak)
+{
+    char text[32] = "";
+    int fd = open(child->peak_file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    ssize_t got = fd >= 0 ? read(fd, text, sizeof text - 1) : 0;
+    if (fd >= 0)
+        close(fd);
+    text[got > 0 ? got : 0] = '\0';
+    if (strtoull(text, NULL, 10) >= peak)
+        return;
+    unlink(child->peak_file);
+    fd = open(child->peak_file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd >= 0) {
+        snprintf(text, sizeof text, "%zu\n", peak);
+        if (write(fd, text, strlen(text)) < 0)
+            unlink(child->peak_file);
+        close(fd);
+    }
+}
+
 void sandbox_finish(struct sandbox_child *child, struct sandbox_outcome *outcome)
 {
     int status = 0, timed_out = 0, stopping = child->stop_soon && clk_now_s() + 0.5 < child->deadline;
     double deadline = stopping ? clk_now_s() + 0.5 : child->deadline;
+    struct rusage usage;
     pid_t done = 0;
+    memset(&usage, 0, sizeof usage);
     close_fd(&child->request_fd);
-    while (child->output_fd >= 0 && !timed_out) {
+    while (child->output_fd >= 0 && !timed_out && sandbox_watch(child) == 0) {
         struct pollfd pfd = {child->output_fd, POLLIN, 0};
         double left = deadline - clk_now_s();
         timed_out = left <= 0;
-        if (!timed_out && poll(&pfd, 1, (int)(left * 1000) + 1) > 0)
+        if (!timed_out && poll(&pfd, 1, left < WATCH_PERIOD_S ? (int)(left * 1000) + 1 : 50) > 0)
             sandbox_drain(child);
     }
-    while (!timed_out && (done = waitpid(child->pid, &status, WNOHANG)) == 0) {
+    while (!timed_out && sandbox_watch(child) == 0 && (done = wait4(child->pid, &status, WNOHANG, &usage)) == 0) {
         timed_out = clk_now_s() >= deadline;
         usleep(1000);
     }
     kill(-child->pid, SIGKILL);
     kill(child->pid, SIGKILL);
     if (done <= 0)
-        while (waitpid(child->pid, &status, 0) < 0 && errno == EINTR)
+        while (wait4(child->pid, &status, 0, &usage) < 0 && errno == EINTR)
             ;
     kill_leftovers(child->pid);
     close_fd(&child->output_fd);
     close_fd(&child->reply_fd);
+    if ((size_t)usage.ru_maxrss * 1024 > child->outcome.peak_bytes) /* its largest process, at exit */
+        child->outcome.peak_bytes = (size_t)usage.ru_maxrss * 1024;
     *outcome = child->outcome;
-    outcome->end = timed_out && stopping ? SANDBOX_STOPPED
-                   : timed_out          ? SANDBOX_TIMED_OUT
-                   : WIFSIGNALED(status) ? SANDBOX_SIGNALED
-                                        : SANDBOX_EXITED;
-    outcome->code = timed_out ? 0 : WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status);
+    outcome->end = child->over_memory       ? SANDBOX_OUT_OF_MEMORY
+                   : timed_out && stopping ? SANDBOX_STOPPED
+                   : timed_out             ? SANDBOX_TIMED_OUT
+                   : WIFSIGNALED(status)   ? SANDBOX_SIGNALED
+                                           : SANDBOX_EXITED;
+    outcome->code = timed_out || child->over_memory ? 0 : WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status);
     if (child->wrapped && outcome->end == SANDBOX_EXITED && outcome->code > 128 && outcome->code < 128 + 65) {
         outcome->end = SANDBOX_SIGNALED;
         outcome->code -= 128;
     }
+    if (child->peak_file[0] && outcome->end == SANDBOX_EXITED)
+        note_peak(child, outcome->peak_bytes);
     memset(&child->outcome, 0, sizeof child->outcome);
 }
 
@@ -474,14 +661,16 @@ void sandbox_layers(char *text, size_t size)
     use_bubblewrap();
     if (landlock < 0)
         landlock = landlock_wanted();
-    snprintf(text, size, "own session, deadline, memory/process/CPU/file limits, clean environment, scratch copy; "
-             "%s%s; %s%s",
+    snprintf(text, size, "own session, deadline, memory (from the lab's measured need)/process/CPU/file limits, clean "
+             "environment, no Unix sockets of its own, scratch copy; %s%s%s; %s%s",
              runner.drop ? "user " : "the grader's own user (not root: no user to drop to)", runner.drop ? runner.name : "",
-             bubblewrap == 1 ? "bubblewrap: no network, read-only root, private /tmp, kit hidden"
+             runner.drop && !runner.shared ? " (a batch's workers: one user each)" : "",
+             bubblewrap == 1 ? "bubblewrap: no network, read-only root, private /tmp, /dev/shm and /run, kit hidden"
                              : "no bubblewrap (not installed, or namespaces not allowed here)",
              bubblewrap == 1 || landlock != 1 ? ""
-             : abi >= 6 ? "; Landlock: kit hidden, writes only to its scratch folder, no TCP, no signals out"
-                        : "; Landlock: kit hidden, writes only to its scratch folder");
+             : abi >= 6 ? "; Landlock: kit hidden, no /dev/shm or /run, writes only to its scratch folder, no TCP, "
+                          "no signals out"
+                        : "; Landlock: kit hidden, no /dev/shm or /run, writes only to its scratch folder");
 }
 
 int sandbox_drops_privileges(void)
@@ -523,6 +712,11 @@ void sandbox_describe(const struct sandbox_outcome *outcome, int timeout_s, char
         break;
     case SANDBOX_STOPPED:
         snprintf(text, size, "broke the grader's protocol and was stopped (what it sent back was not what was asked)");
+        break;
+    case SANDBOX_OUT_OF_MEMORY:
+        snprintf(text, size, "was stopped for using too much memory: its processes held more than %zu MiB together, "
+                 "the most a run of this lab may use (twice what the kit's solution needs, at least %zu MiB)",
+                 outcome->memory_limit >> 20, SANDBOX_MEMORY_FLOOR >> 20);
         break;
     case SANDBOX_SIGNALED:
         hint = signal_hint(outcome->code);

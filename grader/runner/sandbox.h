@@ -11,6 +11,7 @@ enum sandbox_end {
     SANDBOX_SIGNALED,
     SANDBOX_TIMED_OUT,
     SANDBOX_STOPPED, /* the judge stopped it: it broke the grader's protocol */
+    SANDBOX_OUT_OF_MEMORY, /* the judge stopped it: its processes together used more than its memory limit */
     SANDBOX_FAILED
 };
 
@@ -21,7 +22,14 @@ struct sandbox_outcome {
     char *output;
     size_t output_length;
     size_t output_dropped; /* bytes printed past the cap, read and thrown away */
+    size_t memory_limit;   /* the cap it ran under, in bytes (0: trusted, none) */
+    size_t peak_bytes;     /* the most memory its processes held together, as sampled and at exit */
 };
+
+/* The memory cap of a run whose need was never measured (no ./grade --solutions on this machine yet), and the
+   least any run gets (a compiler, an OpenCL runtime). */
+#define SANDBOX_MEMORY_DEFAULT ((size_t)2 << 30)
+#define SANDBOX_MEMORY_FLOOR ((size_t)1 << 30)
 
 #define SANDBOX_MAX_HIDDEN 8
 
@@ -37,6 +45,7 @@ struct sandbox_policy {
     int wire;                /* give it a request pipe on stdin and a reply pipe on fd 3 */
     int shared_fd;           /* > 0: also passed to it as fd 4 (the wire's buffers file) */
     const char *setting;     /* untrusted: more NAME=value lines (one a line) in its clean environment, or NULL */
+    size_t memory_limit;     /* untrusted: bytes all its processes may hold together; 0: SANDBOX_MEMORY_DEFAULT */
 };
 
 /* A running confined program. */
@@ -49,6 +58,10 @@ struct sandbox_child {
     size_t output_limit;
     int wrapped;             /* run through bubblewrap, which reports a child's signal as 128 + its number */
     int stop_soon;           /* finish gives it half a second to end by itself, then stops it */
+    size_t memory_limit;     /* 0: not watched (trusted) */
+    double next_watch;       /* when sandbox_watch next samples its memory */
+    int over_memory;         /* sandbox_watch stopped it */
+    char peak_file[4200];    /* where its peak is noted for the kit's measured need, or "" */
     struct sandbox_outcome outcome;
 };
 
@@ -57,6 +70,10 @@ int sandbox_spawn(char *const argv[], const struct sandbox_policy *policy, struc
 
 /* Reads what the child has printed so far, keeping up to its output limit; returns -1 at end of file. */
 int sandbox_drain(struct sandbox_child *child);
+
+/* Samples the memory that the child and everything it started hold together (at most every 50 ms): over its
+   limit, kills them all and returns -1 (sandbox_finish then says it was stopped for memory); else 0. */
+int sandbox_watch(struct sandbox_child *child);
 
 /* Waits for the child until its deadline (also after it closes its output), then kills its process group and
    every process it left behind, and fills outcome (which takes the output). */
@@ -80,8 +97,13 @@ void sandbox_kill_orphans(void);
 void sandbox_keep(pid_t pid, int keep);
 
 /* Says that judges side by side (a batch's workers) run confined code as the same user: the per-user task cap then
-   allows each of them the allowance of one run. */
+   allows each of them the allowance of one run. Only where a worker has no user of its own (see sandbox_worker). */
 void sandbox_share_tasks(int judges);
+
+/* Makes this process (a batch's worker, 0 for the first or only one) confine code as that worker's own user,
+   clkit-runner-N (N = worker, ./setup makes them), so that no worker can starve another of tasks or read its
+   folders; the shared clkit-runner where that user is missing. Call before anything is confined. */
+void sandbox_worker(int worker);
 
 /* Describes the layers that hold for untrusted code on this machine, in one line. */
 void sandbox_layers(char *text, size_t size);

@@ -186,20 +186,17 @@ int scratch_stage_kit(const char *root, const char *scratch, char *why, size_t s
     return copy_kit_part(root, "common", path, why, size);
 }
 
-/* The device compilers' caches a run keeps in its folder (sandbox.c points them there), and how the judge's
-   trusted copies are shared with it. */
-static const struct {
-    const char *folder;
-    int shareable; /* files are never rewritten: a runner of another user may share the judge's by hard links */
-    int merge;     /* new entries are added to the trusted copy; else the run's copy replaces it */
-} caches[] = {
-    {.folder = "pocl-cache", .shareable = 1, .merge = 1}, /* PoCL: a file per build, named by its hash */
-    {.folder = "nv-cache", .shareable = 0, .merge = 0},   /* NVIDIA: an index rewritten in place */
-};
+/* The kernel caches a run keeps in its folder (sandbox.c points PoCL's there) and the judge's trusted copies,
+   shared with later runs by hard links. Only programs of the kit's own kernels are ever kept (baselines, peaks):
+   never a solution's, which a student's run could read. NVIDIA's cache, an index rewritten in place that cannot
+   be sorted by program, is never kept. */
+#define TRUSTED_CACHES "build/kit-kernel-cache" /* a new name: caches kept by earlier graders held solutions */
+#define POCL_CACHE "pocl-cache"
+#define PEAK_FILE ".clkit-peak" /* what sandbox.c notes in the run folder */
 
-static void trusted_cache(const char *root, const char *name, const char *folder, char *path, size_t size)
+static void trusted_path(const char *root, const char *name, const char *part, char *path, size_t size)
 {
-    snprintf(path, size, "%s/build/kernel-cache/%s/%s", root, name, folder);
+    snprintf(path, size, "%s/" TRUSTED_CACHES "/%s/%s", root, name, part);
 }
 
 int scratch_open_run(const char *root, const char *scratch, const char *name, char *run, size_t run_size, char *why,
@@ -207,6 +204,8 @@ int scratch_open_run(const char *root, const char *scratch, const char *name, ch
 {
     char cache[4200], trusted[4200];
     struct stat st;
+    struct copy_rules r = {.give = 1, .link = sandbox_drops_privileges(), .file_mode = 0644,
+                           .files_left = CACHE_FILES_LIMIT, .bytes_left = CACHE_BYTES_LIMIT, .shown = POCL_CACHE};
     snprintf(run, run_size, "%s/run-%s", scratch, name);
     if (lstat(run, &st) == 0 && S_ISDIR(st.st_mode))
         return 0;
@@ -214,39 +213,115 @@ int scratch_open_run(const char *root, const char *scratch, const char *name, ch
         snprintf(why, size, "cannot create %s: %s", run, strerror(errno));
         return -1;
     }
-    for (size_t i = 0; i < sizeof caches / sizeof *caches; i++) {
-        struct copy_rules r = {.give = 1, .link = caches[i].shareable && sandbox_drops_privileges(),
-                               .file_mode = 0644, .files_left = CACHE_FILES_LIMIT, .bytes_left = CACHE_BYTES_LIMIT,
-                               .shown = caches[i].folder};
-        trusted_cache(root, name, caches[i].folder, trusted, sizeof trusted);
-        snprintf(cache, sizeof cache, "%s/%s", run, caches[i].folder);
-        if (stat(trusted, &st) == 0 && copy_tree(trusted, cache, &r, why, size) != 0)
-            scratch_remove(cache); /* a cold cache is slower, not wrong */
-    }
+    trusted_path(root, name, POCL_CACHE, trusted, sizeof trusted);
+    snprintf(cache, sizeof cache, "%s/" POCL_CACHE, run);
+    if (stat(trusted, &st) == 0 && copy_tree(trusted, cache, &r, why, size) != 0)
+        scratch_remove(cache); /* a cold cache is slower, not wrong */
     return 0;
 }
 
-void scratch_close_run(const char *root, const char *scratch, const char *name, int keep)
+/* 1 when the cached program at path holds only kernels other than submitted (one at least): the kit's own. A
+   program built but never launched, which has no kernel folder yet, is not known to be the kit's. */
+static int kit_program(const char *path, const char *submitted)
 {
-    char run[4200], cache[4300], trusted[4200], why[256];
-    struct stat st;
-    snprintf(run, sizeof run, "%s/run-%s", scratch, name);
-    for (size_t i = 0; keep && i < sizeof caches / sizeof *caches; i++) {
-        struct copy_rules r = {.merge = caches[i].merge, .file_mode = 0644, .files_left = CACHE_FILES_LIMIT,
-                               .bytes_left = CACHE_BYTES_LIMIT, .shown = caches[i].folder};
-        snprintf(cache, sizeof cache, "%s/%s", run, caches[i].folder);
-        if (stat(cache, &st) != 0)
+    DIR *d = opendir(path);
+    struct dirent *e;
+    int kernels = 0, theirs = 0;
+    while (d && (e = readdir(d)) != NULL) {
+        char child[5200];
+        struct stat st;
+        snprintf(child, sizeof child, "%s/%s", path, e->d_name);
+        if (e->d_name[0] == '.' || lstat(child, &st) != 0 || !S_ISDIR(st.st_mode))
             continue;
-        snprintf(trusted, sizeof trusted, "%s/build/kernel-cache", root);
+        kernels++;
+        theirs |= strcmp(e->d_name, submitted) == 0;
+    }
+    if (d)
+        closedir(d);
+    return kernels > 0 && !theirs;
+}
+
+/* Adds the kit's own programs of the run's PoCL cache (bucket/program folders) to the trusted copy. */
+static void keep_kit_programs(const char *cache, const char *trusted, const char *submitted)
+{
+    DIR *buckets = opendir(cache);
+    struct dirent *b, *e;
+    while (buckets && (b = readdir(buckets)) != NULL) {
+        char bucket[4600], kept[4600];
+        DIR *programs;
+        snprintf(bucket, sizeof bucket, "%s/%s", cache, b->d_name);
+        if (b->d_name[0] == '.' || !(programs = opendir(bucket)))
+            continue;
+        while ((e = readdir(programs)) != NULL) {
+            char program[4900], copy[4900], why[256];
+            struct copy_rules r = {.merge = 1, .file_mode = 0644, .files_left = CACHE_FILES_LIMIT,
+                                   .bytes_left = CACHE_BYTES_LIMIT, .shown = POCL_CACHE};
+            snprintf(program, sizeof program, "%s/%s", bucket, e->d_name);
+            if (e->d_name[0] == '.' || !kit_program(program, submitted))
+                continue;
+            snprintf(kept, sizeof kept, "%s/%s", trusted, b->d_name);
+            mkdir(trusted, 0755);
+            mkdir(kept, 0755);
+            snprintf(copy, sizeof copy, "%s/%s", kept, e->d_name);
+            if (copy_tree(program, copy, &r, why, sizeof why) != 0)
+                scratch_remove(copy); /* half a program is no cache */
+        }
+        closedir(programs);
+    }
+    if (buckets)
+        closedir(buckets);
+}
+
+/* Keeps the run's noted peak as the measured need of runs named name, where it is the largest seen. */
+static void keep_peak(const char *run, const char *trusted_peak)
+{
+    char path[4300];
+    size_t length = 0;
+    char *noted, *kept;
+    FILE *f;
+    snprintf(path, sizeof path, "%s/" PEAK_FILE, run);
+    if (!(noted = scratch_read_untrusted(path, 64, &length)))
+        return;
+    kept = scratch_read_untrusted(trusted_peak, 64, &length);
+    if ((!kept || strtoull(noted, NULL, 10) > strtoull(kept, NULL, 10)) && (f = fopen(trusted_peak, "w")) != NULL) {
+        fprintf(f, "%llu\n", strtoull(noted, NULL, 10));
+        fclose(f);
+    }
+    free(noted);
+    free(kept);
+}
+
+void scratch_close_run(const char *root, const char *scratch, const char *name, const char *submitted_kernel)
+{
+    char run[4200], cache[4300], trusted[4200];
+    snprintf(run, sizeof run, "%s/run-%s", scratch, name);
+    if (submitted_kernel) {
+        snprintf(trusted, sizeof trusted, "%s/build", root);
         mkdir(trusted, 0755);
-        snprintf(trusted, sizeof trusted, "%s/build/kernel-cache/%s", root, name);
+        snprintf(trusted, sizeof trusted, "%s/" TRUSTED_CACHES, root);
         mkdir(trusted, 0755);
-        trusted_cache(root, name, caches[i].folder, trusted, sizeof trusted);
-        if (!caches[i].merge)
-            scratch_remove(trusted);
-        copy_tree(cache, trusted, &r, why, sizeof why);
+        snprintf(trusted, sizeof trusted, "%s/" TRUSTED_CACHES "/%s", root, name);
+        mkdir(trusted, 0755);
+        trusted_path(root, name, "peak", trusted, sizeof trusted);
+        keep_peak(run, trusted);
+        trusted_path(root, name, POCL_CACHE, trusted, sizeof trusted);
+        snprintf(cache, sizeof cache, "%s/" POCL_CACHE, run);
+        keep_kit_programs(cache, trusted, submitted_kernel);
     }
     scratch_remove(run);
+}
+
+size_t scratch_memory_limit(const char *root, const char *name)
+{
+    char path[4200];
+    size_t length = 0, need;
+    char *peak;
+    trusted_path(root, name, "peak", path, sizeof path);
+    if (!(peak = scratch_read_untrusted(path, 64, &length)))
+        return SANDBOX_MEMORY_DEFAULT;
+    need = (size_t)strtoull(peak, NULL, 10) * 2;
+    free(peak);
+    return need > SANDBOX_MEMORY_FLOOR ? need : SANDBOX_MEMORY_FLOOR;
 }
 
 int scratch_copy_file(const char *src, const char *dst, int mode, char *why, size_t size)

@@ -12,14 +12,19 @@
 int scratch_stage_kit(const char *root, const char *scratch, char *why, size_t size);
 
 /* Opens the folder run-NAME for a confined run: made the first time, owned by the user confined code runs as,
-   with copies of the trusted kernel caches (PoCL's, NVIDIA's) of runs named name; reused by the later runs of the
-   same lab of the same submission. Fills run (its path); returns 0, or -1 with why. */
+   with the trusted PoCL cache of runs named name (the kit's own kernels only) linked in; reused by the later runs
+   of the same lab of the same submission. Fills run (its path); returns 0, or -1 with why. */
 int scratch_open_run(const char *root, const char *scratch, const char *name, char *run, size_t run_size, char *why,
                      size_t size);
 
-/* Removes the run folder of name, first keeping its kernel caches as the trusted ones when keep is set (a run of
-   the kit's own solutions only). */
-void scratch_close_run(const char *root, const char *scratch, const char *name, int keep);
+/* Removes the run folder of name. In a run of the kit's own solutions (submitted_kernel: the lab's kernel name,
+   else NULL), first keeps the run's peak memory as the runs' measured need, and the cached programs of the kit's
+   own kernels (none holding submitted_kernel) as the trusted cache. */
+void scratch_close_run(const char *root, const char *scratch, const char *name, const char *submitted_kernel);
+
+/* The memory cap of runs named name: twice the kit's solution's measured peak (at least SANDBOX_MEMORY_FLOOR), or
+   SANDBOX_MEMORY_DEFAULT where it was never measured. */
+size_t scratch_memory_limit(const char *root, const char *name);
 
 /* Copies the submitted folder src into dst: regular files only, at most SCRATCH_FILES_LIMIT files and
    SCRATCH_BYTES_LIMIT bytes; a symbolic link or any other special file is refused, naming it. Returns 0, or -1

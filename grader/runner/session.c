@@ -45,7 +45,9 @@ static int receive(struct session *s, size_t max_length, struct wire_message *me
             s->late = end < s->child.deadline;
             return -1;
         }
-        if (poll(fds, 2, (int)(left * 1000) + 1) <= 0)
+        if (sandbox_watch(&s->child) != 0) /* stopped for memory: sandbox_finish says so */
+            return -1;
+        if (poll(fds, 2, left < 0.05 ? (int)(left * 1000) + 1 : 50) <= 0)
             continue;
         if (fds[1].revents)
             sandbox_drain(&s->child);

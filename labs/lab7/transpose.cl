@@ -6,7 +6,7 @@
 __kernel void transpose(__global const float *in, __global float *out, const int rows, const int cols)
 {
     /* TODO(student): in is rows x cols, out is cols x rows, both row-major.
-       1. Declare __local float tile[TILE][TILE + 1]: the extra column avoids bank conflicts
+       1. Declare __local float tile[TILE][TILE + 1]: the extra column reduces bank conflicts
           when the tile is read down a column.
        2. Read in[row][col] with col from dimension 0 into tile[ly][lx] (inside the matrix only),
           then barrier.
