@@ -49,6 +49,14 @@ RUNNER_OBJ  += build/grader/judge/families_conv.o
 RUNNER_OBJ  += build/grader/judge/families_hist.o
 # How the grader builds a submitted host program: the compiler, its flags, "--", the libraries (one per line).
 HOST_FLAGS  := build/host-flags
+# The OpenCL calls the grader's host programs (a submission's, the solutions') make through common/ledger.c, which
+# tells the grader what they created, released and launched.
+LEDGER_CALLS := clCreateContext clCreateContextFromType clCreateCommandQueue clCreateProgramWithSource \
+                clCreateProgramWithBinary clBuildProgram clCreateKernel clCreateBuffer clEnqueueNDRangeKernel \
+                clEnqueueReadBuffer clEnqueueWriteBuffer clGetEventProfilingInfo clRetainContext clReleaseContext \
+                clRetainCommandQueue clReleaseCommandQueue clRetainProgram clReleaseProgram clRetainKernel \
+                clReleaseKernel clRetainMemObject clReleaseMemObject clRetainEvent clReleaseEvent
+LEDGER_WRAP := -Wl$(subst $(eval) ,,$(foreach call,$(LEDGER_CALLS),,--wrap=$(call)))
 
 .SECONDARY:
 .PHONY: all all-labs $(LABS) solutions grader check clean setup student-release gradescope dist docs bench FORCE
@@ -110,7 +118,7 @@ $(RUNNER): $(RUNNER_OBJ) $(LIB)
 $(HOST_FLAGS): Makefile
 	@mkdir -p $(@D)
 	$(Q)printf '%s\n' $(CC) $(filter-out -Icommon,$(KIT_CPPFLAGS)) $(PKG_CFLAGS) $(CPPFLAGS) $(KIT_CFLAGS) $(CFLAGS) -- \
-	    $(LDFLAGS) $(LDLIBS) > $@
+	    $(LEDGER_WRAP) $(LDFLAGS) $(LDLIBS) > $@
 
 # The coalescing plugin for Oclgrind, built where liboclgrind-dev is installed (Oclgrind is built without RTTI).
 PLUGIN := $(if $(wildcard /usr/include/oclgrind/Plugin.h),build/grader/oclgrind/libclkit-coalesce.so)
@@ -127,6 +135,11 @@ build/grader/oclgrind/libclkit-coalesce.so: grader/oclgrind/coalesce.cpp
 build/%/host: build/%/host.o $(LIB)
 	@echo "  LD      $@"
 	$(Q)$(LINK) $^ $(LDLIBS) -o $@
+
+# The solutions' host programs, which the grader runs as they are, keep the ledger a submission's is built with.
+build/solutions/%/host: build/solutions/%/host.o $(LIB) Makefile
+	@echo "  LD      $@"
+	$(Q)$(LINK) $(LEDGER_WRAP) $(filter %.o %.a,$^) $(LDLIBS) -o $@
 
 # What the solutions reach on this machine's default device: a table, and docs/results/bench-<device>.*, with
 # the device's roofline and matmul ladder charts drawn from every bench-*.csv there

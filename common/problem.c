@@ -98,38 +98,6 @@ int clk_problem_make(enum clk_problem_kind kind, const size_t *dims, uint64_t se
     return 0;
 }
 
-void clk_problem_probe(struct clk_problem *p)
-{
-    float *second = p->inputs[1];
-    switch (p->kind) {
-    case CLK_PROBLEM_VADD:
-        for (size_t i = 0; i < p->input_lengths[1]; i++)
-            second[i] = -second[i];
-        compute(p);
-        break;
-    case CLK_PROBLEM_DOT:
-    case CLK_PROBLEM_MATMUL:
-        for (size_t i = 0; i < p->input_lengths[1]; i++)
-            second[i] = 1.0f;
-        compute(p);
-        break;
-    case CLK_PROBLEM_HISTOGRAM: /* bin v's count in bin nbins - 1 - v */
-        for (size_t v = 0; v < CLK_HIST_HOST_BINS / 2; v++) {
-            double low = p->expected[v];
-            p->expected[v] = p->expected[CLK_HIST_HOST_BINS - 1 - v];
-            p->expected[CLK_HIST_HOST_BINS - 1 - v] = low;
-        }
-        break;
-    case CLK_PROBLEM_TRANSPOSE: /* a copy, exact */
-    case CLK_PROBLEM_CONV2D:
-        for (size_t i = 0; i < p->length; i++) {
-            p->expected[i] = p->inputs[0][i];
-            p->bound[i] = 0.0;
-        }
-        break;
-    }
-}
-
 void clk_problem_free(struct clk_problem *p)
 {
     for (int i = 0; i < 2; i++)
@@ -139,16 +107,14 @@ void clk_problem_free(struct clk_problem *p)
     memset(p, 0, sizeof *p);
 }
 
-size_t clk_problem_reference(enum clk_problem_kind kind, const size_t *dims, uint64_t seed, int probe,
-                             double **expected, double **bound)
+size_t clk_problem_reference(enum clk_problem_kind kind, const size_t *dims, uint64_t seed, double **expected,
+                             double **bound)
 {
     struct clk_problem p;
     size_t length;
     *expected = *bound = NULL;
     if (clk_problem_make(kind, dims, seed, &p) != 0)
         return 0;
-    if (probe)
-        clk_problem_probe(&p);
     *expected = p.expected;
     *bound = p.bound;
     length = p.length;

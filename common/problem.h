@@ -30,16 +30,12 @@ struct clk_problem {
    be allocated. */
 int clk_problem_make(enum clk_problem_kind kind, const size_t *dims, uint64_t seed, struct clk_problem *p);
 
-/* Turns p into what the kit's probe kernel of its kind computes (kernels/probe_*.cl: a - b, the sum of a, A times a
-   B of ones, a copy, the histogram with its bins reversed), inputs and reference, so that a host program run with that kernel can be checked. */
-void clk_problem_probe(struct clk_problem *p);
-
 /* Frees what clk_problem_make allocated; safe on a zeroed problem. */
 void clk_problem_free(struct clk_problem *p);
 
-/* The reference alone (of the probe when probe is set), handed over in *expected and *bound for the caller to free,
-   the inputs freed; returns its length, or 0 when memory runs out. */
-size_t clk_problem_reference(enum clk_problem_kind kind, const size_t *dims, uint64_t seed, int probe,
-                             double **expected, double **bound);
+/* The reference alone, handed over in *expected and *bound for the caller to free, the inputs freed; returns its
+   length, or 0 when memory runs out. (The host-program probe's reference is the judge's alone: judge/probe.h.) */
+size_t clk_problem_reference(enum clk_problem_kind kind, const size_t *dims, uint64_t seed, double **expected,
+                             double **bound);
 
 #endif

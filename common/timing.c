@@ -52,6 +52,7 @@ cl_int clk_time_kernel(cl_command_queue queue, cl_kernel kernel, cl_uint dims, c
     double times[64];
     cl_int status = CL_SUCCESS;
     cl_event event = NULL;
+    cl_ulong start = 0, end = 0;
     const char *once = getenv("CLKIT_TIMING_RUNS");
     if (once && strcmp(once, "1") == 0)
         warmups = 0, runs = 1;
@@ -60,8 +61,13 @@ cl_int clk_time_kernel(cl_command_queue queue, cl_kernel kernel, cl_uint dims, c
     for (int i = 0; i < warmups + runs; i++) {
         CL_CHECK_STATUS(status, clEnqueueNDRangeKernel(queue, kernel, dims, NULL, global, local, 0, NULL, &event));
         CL_CHECK_STATUS(status, clWaitForEvents(1, &event));
-        if (i >= warmups)
-            times[i - warmups] = clk_event_ms(event);
+        /* A queue without CL_QUEUE_PROFILING_ENABLE fails here, named, rather than giving a time of -1. */
+        if (i >= warmups) {
+            CL_CHECK_STATUS(status, clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START, sizeof start, &start,
+                                                            NULL));
+            CL_CHECK_STATUS(status, clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL));
+            times[i - warmups] = (double)(end - start) * 1e-6;
+        }
         clReleaseEvent(event);
         event = NULL;
     }

@@ -20,7 +20,8 @@ double clk_now_s(void);
 
 /* Enqueues kernel warmups+runs times over the NDRange and stores the median kernel time in *median_ms; returns a CL status.
    With CLKIT_TIMING_RUNS=1 in the environment (the grader's run under Oclgrind, which simulates every launch) it
-   launches once. A failing call is reported (CL_CHECK_STATUS) and its status returned. */
+   launches once. A failing call is reported (CL_CHECK_STATUS) and its status returned: a queue created without
+   CL_QUEUE_PROFILING_ENABLE returns CL_PROFILING_INFO_NOT_AVAILABLE. */
 cl_int clk_time_kernel(cl_command_queue queue, cl_kernel kernel, cl_uint dims, const size_t *global,
                        const size_t *local, int warmups, int runs, double *median_ms);
 

@@ -1,5 +1,6 @@
 /* The host-program probe for the reduction: work-item 0 of each group adds its group's grid-stride share of a
-   alone, so a host program that runs the kernel it is given reports the sum of a, not a . b. */
+   alone times the run's secret (PROBE_SECRET, replaced when the grader stages it), so a host program that runs the
+   kernel it is given reports that sum, not a . b. */
 __kernel void PROBE_KERNEL(__global const float *a, __global const float *b, __global float *partial,
                            __local float *scratch, const int n)
 {
@@ -11,6 +12,6 @@ __kernel void PROBE_KERNEL(__global const float *a, __global const float *b, __g
         return;
     for (int k = 0; k < size; k++)
         for (int i = first + k; i < n; i += (int)get_global_size(0))
-            sum += a[i];
+            sum += a[i] * PROBE_SECRET;
     partial[get_group_id(0)] = sum;
 }

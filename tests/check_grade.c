@@ -37,8 +37,7 @@ static const struct {
     {"lab1/float-index", "lab1", "index 16777217: expected", ""},
     {"lab1/writes-input", "lab1", "17 of 17 cases wrote outside a buffer or changed an input", ""},
     /* Host-program mutants, each beside the solution's kernel. */
-    {"host/cpu-add", "lab1", "with the kit's probe kernel, which computes something else, it did not write", ""},
-    {"host/no-profiling", "lab1", "it reports a kernel time of -1.000 ms", ""},
+    {"host/cpu-add", "lab1", "which computes something else, it did not write that kernel's result", ""},
     {"host/no-round-up", "lab1", "hint: the global size must be a multiple of the local size", ""},
     /* Right on a CPU device, which reads past a __local array into memory it owns; Oclgrind sees it everywhere. */
     {"host/local-too-small", "lab4", "Invalid write of size 4 on local memory in dot_local", ""},
@@ -132,6 +131,20 @@ static int first_marked_of_lab10(void)
         i++;
     return i;
 }
+
+/* Host programs whose kernel is right and whose host loses its points: the lab's score, and why. */
+static const struct {
+    const char *fixture, *lab, *score, *reason;
+} host_mistakes[] = {
+    /* A queue without CL_QUEUE_PROFILING_ENABLE, named from the event's answer, never from a printed time. */
+    {"host/no-profiling", "lab1", "lab1 score: 7.0 / 10", "created without CL_QUEUE_PROFILING_ENABLE"},
+    {"host/no-release", "lab1", "lab1 score: 7.0 / 10",
+     "never released 1 context, 1 queue, 1 program, 1 kernel, 3 buffers"},
+    /* 16 times the work-groups the result needs: right values, 4 x 4 where 1 x 1 do. */
+    {"host/grid-not-divided", "lab8", "lab8 score: 12.0 / 14", "4 x 4 work-groups of 16 x 16 work-items where 1 x 1"},
+    /* Recognises the probe and writes the old probe's result (a - b) without running OpenCL. */
+    {"host/probe-forger", "lab1", "lab1 score: 7.0 / 10", "it did not write that kernel's result"},
+};
 
 static int grade(const char *arguments, char **output)
 {
@@ -252,6 +265,36 @@ static void assert_mark(const char *fixture, const char *output, const char *tes
     snprintf(line, sizeof line, "%s %s ", expected ? "\u2713" : "\u2717", test);
     ck_assert_msg(strstr(output, line) != NULL, "%s: expected '%s'\n%s", fixture, line, output);
 }
+
+START_TEST(host_mistake_costs_the_host_points)
+{
+    char arguments[256], *output;
+    snprintf(arguments, sizeof arguments, "--quick --submission tests/fixtures/%s %s", host_mistakes[_i].fixture,
+             host_mistakes[_i].lab);
+    int status = grade(arguments, &output);
+    ck_assert_msg(status == 1 && strstr(output, host_mistakes[_i].score) && strstr(output, "\u2717 host program") &&
+                  strstr(output, host_mistakes[_i].reason), "%s: status %d, expected %s and '%s'\n%s",
+                  host_mistakes[_i].fixture, status, host_mistakes[_i].score, host_mistakes[_i].reason, output);
+    free(output);
+}
+END_TEST
+
+/* With Oclgrind broken (a program named oclgrind that runs the host on the ordinary device, as the real one does
+   when its runtime is missing), the host program keeps its points and no check under Oclgrind is claimed. The fake
+   lies outside the kit, which confined runs do not see. */
+START_TEST(broken_oclgrind_is_not_claimed)
+{
+    char folder[] = "/var/tmp/clkit-oclgrind.XXXXXX", command[512], *output;
+    ck_assert_ptr_nonnull(mkdtemp(folder));
+    snprintf(command, sizeof command, "chmod 755 %s && cp tests/fixtures/broken-oclgrind/oclgrind %s/ && "
+             "PATH=%s:$PATH NO_COLOR=1 ./grade --solutions --quick lab1 2>&1; rm -rf %s", folder, folder, folder,
+             folder);
+    run_in_kit(command, 240, &output);
+    ck_assert_msg(strstr(output, "\u2713 host program     3.0/3") && strstr(output, "did not run") &&
+                  !strstr(output, "under Oclgrind no bad access"), "%s", output);
+    free(output);
+}
+END_TEST
 
 START_TEST(marked_kernel_gets_its_verdict)
 {
@@ -510,6 +553,9 @@ Suite *grade_suite(void)
     tcase_add_loop_test(tc, marked_kernel_gets_its_verdict, 0, first_marked_of_lab10());
     tcase_add_test(tc, both_judges_must_agree);
     tcase_add_loop_test(tc, failure_names_its_cause, 0, (int)(sizeof causes / sizeof causes[0]));
+    tcase_add_loop_test(tc, host_mistake_costs_the_host_points, 0,
+                        (int)(sizeof host_mistakes / sizeof host_mistakes[0]));
+    tcase_add_test(tc, broken_oclgrind_is_not_claimed);
     tcase_add_test(tc, solutions_pass_every_lab);
     tcase_add_test(tc, stubs_score_nothing_and_fail_cleanly);
     tcase_add_test(tc, submission_of_one_lab_folder);

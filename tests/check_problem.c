@@ -2,9 +2,11 @@
 
 #include "data.h"
 #include "histogram.h"
+#include "judge/probe.h"
 #include "problem.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* Inputs are clk_fill_real's streams 0 and 1, so that a host program and the grader make the same problem. */
 START_TEST(inputs_are_the_seeded_streams)
@@ -28,34 +30,46 @@ START_TEST(inputs_are_the_seeded_streams)
 }
 END_TEST
 
-/* The probes: a - b, the sum of a (with the host's bound), and a copy. */
+/* The probes' references, the judge's alone: a - b s, the sum of a times s (with the host's bound), A times a B of
+   s, and a copy times s; the secret changes every value, so that no reference made without it fits. */
 START_TEST(probes_compute_what_the_probe_kernels_do)
 {
-    size_t n = 9, shape[2] = {3, 4};
-    double *expected, *bound, *plain_expected, *plain_bound;
-    ck_assert_uint_eq(clk_problem_reference(CLK_PROBLEM_VADD, &n, 3, 1, &expected, &bound), 9);
-    ck_assert_double_eq_tol(expected[4], (double)clk_real_at(3, 0, 4) - clk_real_at(3, 1, 4), 1e-12);
+    size_t n = 9, shape[2] = {3, 4}, dims[3] = {2, 3, 4};
+    const float s = 1.75f;
+    double *expected, *bound, *plain_expected, *plain_bound, *other, *other_bound;
+    ck_assert_uint_eq(probe_reference(CLK_PROBLEM_VADD, &n, 3, s, &expected, &bound), 9);
+    ck_assert_double_eq_tol(expected[4], (double)clk_real_at(3, 0, 4) - (double)clk_real_at(3, 1, 4) * s, 1e-12);
+    ck_assert_uint_eq(probe_reference(CLK_PROBLEM_VADD, &n, 3, 2.5f, &other, &other_bound), 9);
+    ck_assert_double_ne(other[4], expected[4]);
     free(expected);
     free(bound);
-    ck_assert_uint_eq(clk_problem_reference(CLK_PROBLEM_DOT, &n, 3, 1, &expected, &bound), 1);
+    free(other);
+    free(other_bound);
+    ck_assert_uint_eq(probe_reference(CLK_PROBLEM_DOT, &n, 3, s, &expected, &bound), 1);
     double sum = 0.0;
     for (size_t i = 0; i < n; i++)
         sum += clk_real_at(3, 0, i);
-    ck_assert_double_eq_tol(expected[0], sum, 1e-9);
-    ck_assert_uint_eq(clk_problem_reference(CLK_PROBLEM_DOT, &n, 3, 0, &plain_expected, &plain_bound), 1);
+    ck_assert_double_eq_tol(expected[0], sum * s, 1e-9);
+    ck_assert_uint_eq(clk_problem_reference(CLK_PROBLEM_DOT, &n, 3, &plain_expected, &plain_bound), 1);
     ck_assert_double_ne(plain_expected[0], expected[0]);
     free(expected);
     free(bound);
     free(plain_expected);
     free(plain_bound);
-    ck_assert_uint_eq(clk_problem_reference(CLK_PROBLEM_TRANSPOSE, shape, 3, 1, &expected, &bound), 12);
-    ck_assert_double_eq(expected[5], clk_real_at(3, 0, 5)); /* a copy, not a transpose */
-    ck_assert_double_eq(bound[5], 0.0);
+    ck_assert_uint_eq(probe_reference(CLK_PROBLEM_MATMUL, dims, 3, s, &expected, &bound), 6);
+    sum = 0.0; /* row 1 of A, times s */
+    for (size_t k = 0; k < 4; k++)
+        sum += clk_real_at(3, 0, 4 + k);
+    ck_assert_double_eq_tol(expected[3], sum * s, 1e-9);
     free(expected);
     free(bound);
-    size_t image[3] = {3, 4, 2}; /* H, W, R: the conv2d probe copies the image too */
-    ck_assert_uint_eq(clk_problem_reference(CLK_PROBLEM_CONV2D, image, 3, 1, &expected, &bound), 12);
-    ck_assert_double_eq(expected[7], clk_real_at(3, 0, 7));
+    ck_assert_uint_eq(probe_reference(CLK_PROBLEM_TRANSPOSE, shape, 3, s, &expected, &bound), 12);
+    ck_assert_double_eq(expected[5], (double)clk_real_at(3, 0, 5) * s); /* a copy, not a transpose */
+    free(expected);
+    free(bound);
+    size_t image[3] = {3, 4, 2}; /* H, W, R: the conv2d probe copies the image times s too */
+    ck_assert_uint_eq(probe_reference(CLK_PROBLEM_CONV2D, image, 3, s, &expected, &bound), 12);
+    ck_assert_double_eq(expected[7], (double)clk_real_at(3, 0, 7) * s);
     free(expected);
     free(bound);
 }
@@ -78,12 +92,26 @@ START_TEST(histogram_counts_exactly_and_its_probe_reverses)
         ck_assert_double_eq(p.bound[v], 0.0);
     }
     ck_assert_double_eq(total, (double)n);
-    ck_assert_uint_eq(clk_problem_reference(CLK_PROBLEM_HISTOGRAM, &n, 3, 1, &probe, &bound), CLK_HIST_HOST_BINS);
+    float s = 1.25f + 100.0f * 1.5f / 4096.0f; /* bits 100: a shift of 300 */
+    ck_assert_uint_eq(probe_reference(CLK_PROBLEM_HISTOGRAM, &n, 3, s, &probe, &bound), CLK_HIST_HOST_BINS);
     for (size_t v = 0; v < CLK_HIST_HOST_BINS; v++)
-        ck_assert_double_eq(probe[v], p.expected[CLK_HIST_HOST_BINS - 1 - v]);
+        ck_assert_double_eq(probe[CLK_HIST_HOST_BINS - 1 - (v + 300) % CLK_HIST_HOST_BINS], p.expected[v]);
     free(probe);
     free(bound);
     clk_problem_free(&p);
+}
+END_TEST
+
+/* The staged probe says nothing of what it is: no comment, the lab's kernel name, the secret as a literal. */
+START_TEST(staged_probe_is_the_labs_kernel_with_the_secret)
+{
+    char *source = probe_source("kernels/probe_vadd.cl", "vadd", 1.75f);
+    ck_assert_ptr_nonnull(source);
+    ck_assert_msg(strstr(source, "__kernel void vadd(") && strstr(source, "0x1.cp+0f") && !strstr(source, "PROBE") &&
+                  !strstr(source, "probe") && !strstr(source, "/*"), "%s", source);
+    free(source);
+    float secret = probe_secret();
+    ck_assert(secret >= 1.25f && secret < 2.75f);
 }
 END_TEST
 
@@ -94,6 +122,7 @@ Suite *problem_suite(void)
     tcase_add_test(tc, inputs_are_the_seeded_streams);
     tcase_add_test(tc, probes_compute_what_the_probe_kernels_do);
     tcase_add_test(tc, histogram_counts_exactly_and_its_probe_reverses);
+    tcase_add_test(tc, staged_probe_is_the_labs_kernel_with_the_secret);
     suite_add_tcase(s, tc);
     return s;
 }

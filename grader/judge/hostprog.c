@@ -1,7 +1,9 @@
 #include "judge/hostprog.h"
 
 #include "files.h"
+#include "ledger.h"
 #include "judge/compare.h"
+#include "judge/probe.h"
 #include "judge/rules.h"
 #include "judge/sanitize.h"
 #include "options.h"
@@ -20,14 +22,16 @@
 #define OUTPUT_KEPT 4096
 #define REASON_SIZE 8192
 #define MAX_FLAGS 96
-#define PROBE_FILE "clkit-probe.cl" /* the probe kernel, in the host program's folder */
+#define LEDGER_KEPT (64 << 10)
 
-/* A host program's run folder: the scratch copy of its lab folder, and where its binary and --out file go. */
+/* A host program's run folder: the scratch copy of its lab folder it is built in, and where its binary and --out
+   file go; each run starts in a folder of its own (stage), a fresh copy of the submission under a random name. */
 struct host_run {
-    char run[PATH_MAX], work[PATH_MAX + 64], binary[PATH_MAX + 16], out[PATH_MAX + 16], kernel[PATH_MAX + 128];
-    char log[PATH_MAX + 16];   /* Oclgrind's diagnostics of the run under it */
-    char shown[PATH_MAX + 64]; /* host.c as the user knows it */
-    size_t memory_limit;       /* what the lab's host program may hold (scratch_memory_limit) */
+    char run[PATH_MAX], work[PATH_MAX + 64], binary[PATH_MAX + 16], out[PATH_MAX + 16], stage[PATH_MAX + 64];
+    char log[PATH_MAX + 16];    /* Oclgrind's diagnostics of the run under it */
+    char ledger[PATH_MAX + 16]; /* what the run did with OpenCL (common/ledger.h) */
+    char shown[PATH_MAX + 64];  /* host.c as the user knows it */
+    size_t memory_limit;        /* what the lab's host program may hold (scratch_memory_limit) */
 };
 
 /* The last lines of what the program printed, for the reason. */
@@ -118,26 +122,6 @@ static int write_new_file(const char *path, const char *text)
     return close(fd) == 0 ? rc : -1;
 }
 
-/* Copies the lab's probe kernel into the run folder under the lab's kernel name; called before any confined code
-   has run there, so that no link it could leave in its place is followed by the judge. */
-static int stage_probe(const struct hostprog_job *job, const struct host_run *h)
-{
-    char path[PATH_MAX + 160], *text, *at, *staged;
-    int rc;
-    snprintf(path, sizeof path, "%s/%s", job->g->kernels_dir, job->lab->family->probe_file);
-    if (!(text = clk_read_text(path, NULL)))
-        return -1;
-    at = strstr(text, "PROBE_KERNEL(");
-    staged = at ? malloc(strlen(text) + strlen(job->lab->kernel_name) + 1) : NULL;
-    if (staged)
-        sprintf(staged, "%.*s%s%s", (int)(at - text), text, job->lab->kernel_name, at + strlen("PROBE_KERNEL"));
-    snprintf(path, sizeof path, "%s/%s", h->work, PROBE_FILE);
-    rc = staged && write_new_file(path, staged) == 0 ? 0 : -1;
-    free(staged);
-    free(text);
-    return rc;
-}
-
 /* Stages the run folder and gets the binary: the kit's own for the solutions, else built afresh. */
 static int prepare(const struct hostprog_job *job, struct host_run *h, char *reason, size_t size)
 {
@@ -154,13 +138,13 @@ static int prepare(const struct hostprog_job *job, struct host_run *h, char *rea
     snprintf(h->binary, sizeof h->binary, "%s/host", h->run);
     snprintf(h->out, sizeof h->out, "%s/out.bin", h->run);
     snprintf(h->log, sizeof h->log, "%s/oclgrind.log", h->run);
+    snprintf(h->ledger, sizeof h->ledger, "%s/ledger.txt", h->run);
     /* Nothing an earlier run of this lab left may stand in for what this program builds or writes. */
     scratch_remove(h->log);
+    scratch_remove(h->ledger);
     scratch_remove(h->work);
     scratch_remove(h->binary);
     scratch_remove(h->out);
-    /* Relative to its folder, so that the compiled kernel's cache key is the same on every run. */
-    snprintf(h->kernel, sizeof h->kernel, "%s", job->lab->kernel_file);
     if (scratch_copy_submission(src, h->work, reason, size) != 0)
         return -1;
     snprintf(copy, sizeof copy, "%s/host.c", h->work);
@@ -170,24 +154,18 @@ static int prepare(const struct hostprog_job *job, struct host_run *h, char *rea
     }
     if (rules_check_file(RULES_HOST, copy, h->shown, reason, size) != 0)
         return -1;
-    if (stage_probe(job, h) != 0) {
-        snprintf(reason, size, "the grader cannot stage its probe kernel %s/%s", g->kernels_dir,
-                 job->lab->family->probe_file);
-        return -1;
-    }
     if (!g->cli->solutions)
         return build(g, h, reason, size);
     snprintf(prebuilt, sizeof prebuilt, "%s/build/solutions/%s/host", g->root, job->lab->name);
     return scratch_copy_file(prebuilt, h->binary, 0755, reason, size);
 }
 
-/* One run of the host program: the size, the kernel it is given and the result it must write. */
+/* One run of the host program: the size, whether it is given the probe, and where it runs. */
 struct host_check {
     const char *size;
-    const char *kernel; /* relative to its folder */
-    int probe; /* the reference is the probe kernel's (clk_problem_probe) */
-    const char *what;   /* for the report: "--size 1000" or "the probe kernel" */
-    int simulated;      /* run under Oclgrind, whose findings fail it */
+    int probe;        /* given the probe (judge/probe.h) under the lab's kernel name, with a secret of its own */
+    const char *what; /* for the report: "a small size, ..." */
+    int simulated;    /* run under Oclgrind, whose findings fail it */
 };
 
 /* The layout of the result a host program writes, so that a matrix is reported by row and column. */
@@ -212,27 +190,106 @@ static void compare_output(const struct grade_lab_spec *lab, const size_t *dims,
     compare_format(&summary, got, expected, &shape, reason, size);
 }
 
-/* Returns 1 when the program's output reports a kernel time of zero or less: a queue without profiling. */
-static int reports_no_time(const char *output, double *ms)
+/* What a run's ledger (common/ledger.h) says it did with OpenCL. */
+struct ledger_view {
+    int ended, queues, oclgrind_queues, no_profiling, launches, live_count;
+    char live[256]; /* "2 buffer, 1 kernel": what it never released */
+    char grid[512]; /* the first launch with more work-groups than the lab's contract, described; "" when none */
+};
+
+/* The extent of the result along each NDRange dimension (dimension 0 along the columns, as the labs fix). */
+static void grid_extent(const struct grade_lab_spec *lab, const size_t *dims, size_t *extent)
 {
-    for (const char *line = output; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
-        const char *at = strstr(line, ": "), *end = strchr(line, '\n');
-        if (at && (!end || at < end) && sscanf(at + 2, "%lf ms", ms) == 1 && strstr(at, " ms") &&
-            (!end || strstr(at, " ms") < end))
-            return *ms <= 0.0;
+    extent[0] = lab->family->dim_count == 1 ? dims[0] : dims[1];
+    extent[1] = lab->family->dim_count == 1 ? 1 : dims[0];
+}
+
+/* Notes in v a launch with a work-group wholly past the result (g global, l local, wpt outputs a side each). */
+static void check_launch(const size_t *extent, unsigned dims, const size_t *g, const size_t *l, int wpt,
+                         struct ledger_view *v)
+{
+    size_t groups[2] = {1, 1}, needed[2] = {1, 1};
+    int past = 0;
+    for (unsigned d = 0; d < dims && d < 2; d++) {
+        if (l[d] == 0 || wpt <= 0)
+            return; /* the implementation chose the work-group: nothing to count */
+        groups[d] = (g[d] + l[d] - 1) / l[d];
+        needed[d] = (extent[d] + (size_t)wpt * l[d] - 1) / ((size_t)wpt * l[d]);
+        past |= groups[d] > needed[d];
     }
-    return 0;
+    if (!past || v->grid[0])
+        return;
+    if (dims == 1)
+        snprintf(v->grid, sizeof v->grid, "it launched %zu work-groups of %zu where %zu cover the %zu elements: the "
+                 "work-groups past them compute nothing (launch ceil(n / local) work-groups)", groups[0], l[0],
+                 needed[0], extent[0]);
+    else
+        snprintf(v->grid, sizeof v->grid, "it launched %zu x %zu work-groups of %zu x %zu work-items where %zu x %zu "
+                 "cover the %zu x %zu result at %d x %d outputs per work-item: the work-groups past them compute "
+                 "nothing (size the grid from the result: ceil(extent / %s) work-groups a side)", groups[0],
+                 groups[1], l[0], l[1], needed[0], needed[1], extent[0], extent[1], wpt, wpt,
+                 wpt > 1 ? "(WPT x local), WPT from -DWPT" : "local");
+}
+
+/* Reads the ledger the run left; the grid is checked against extent where check_grid is set. */
+static void read_ledger(const char *path, const size_t *extent, int check_grid, struct ledger_view *v)
+{
+    size_t length = 0;
+    char *text = scratch_read_untrusted(path, LEDGER_KEPT, &length), *save = NULL;
+    memset(v, 0, sizeof *v);
+    for (char *line = text ? strtok_r(text, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save)) {
+        size_t g[2] = {0, 0}, l[2] = {0, 0};
+        unsigned dims = 0;
+        int profiling = 0, wpt = 1, count = 0;
+        char kind[32];
+        if (sscanf(line, "queue %d", &profiling) == 1) /* the queue's platform: "Oclgrind" under the judge */
+            v->queues++, v->oclgrind_queues += strstr(line, " Oclgrind") != NULL;
+        else if (strcmp(line, "no-profiling") == 0)
+            v->no_profiling = 1;
+        else if (sscanf(line, "launch %u %zu %zu %zu %zu %d", &dims, &g[0], &g[1], &l[0], &l[1], &wpt) == 6) {
+            v->launches++;
+            if (check_grid)
+                check_launch(extent, dims, g, l, wpt, v);
+        } else if (sscanf(line, "live %31s %d", kind, &count) == 2 && count > 0) {
+            v->live_count += count;
+            clk_append(v->live, sizeof v->live, "%s%d %s%s", v->live[0] ? ", " : "", count, kind,
+                       count > 1 ? "s" : "");
+        } else if (strcmp(line, "end") == 0)
+            v->ended = 1;
+    }
+    free(text);
+}
+
+/* Why a run whose result is right still fails by its ledger, in reason; returns 1 when it does. */
+static int ledger_fault(const struct ledger_view *v, char *reason, size_t size)
+{
+    if (v->launches == 0)
+        snprintf(reason, size, "it wrote the result without launching a kernel through OpenCL");
+    else if (!v->ended)
+        snprintf(reason, size, "it did not exit through main's return or exit(), so the grader could not count the "
+                 "OpenCL objects it released");
+    else if (v->live_count > 0)
+        snprintf(reason, size, "the result is right, but it never released %s: release every OpenCL object it "
+                 "creates (clReleaseMemObject, clReleaseKernel, clReleaseProgram, clReleaseCommandQueue, "
+                 "clReleaseContext, clReleaseEvent) before it exits", v->live);
+    else if (v->grid[0])
+        snprintf(reason, size, "the result is right, but %s", v->grid);
+    else
+        return 0;
+    return 1;
 }
 
 static int check_output(const struct hostprog_job *job, const struct host_run *h, const struct host_check *check,
-                        int status, char *reason, size_t size)
+                        float secret, int status, char *reason, size_t size)
 {
     size_t dims[3] = {0, 0, 0}, length = 0, count, expected_count;
+    enum clk_problem_kind kind = job->lab->family->problem;
     double *expected = NULL, *bound = NULL;
     char *bytes;
     int passed = 0;
     clk_parse_dims(check->size, dims, job->lab->family->dim_count);
-    expected_count = clk_problem_reference(job->lab->family->problem, dims, job->seed, check->probe, &expected, &bound);
+    expected_count = check->probe ? probe_reference(kind, dims, job->seed, secret, &expected, &bound)
+                                  : clk_problem_reference(kind, dims, job->seed, &expected, &bound);
     bytes = scratch_read_untrusted(h->out, expected_count * sizeof(float) + 4096, &length);
     count = length / sizeof(float);
     reason[0] = '\0';
@@ -263,12 +320,47 @@ static void run_argv(const struct hostprog_job *job, const struct host_run *h, c
     argv[argc++] = (char *)h->binary;
     argv[argc++] = "--size", argv[argc++] = (char *)check->size;
     argv[argc++] = "--seed", argv[argc++] = (char *)seed;
-    argv[argc++] = "--kernel", argv[argc++] = (char *)check->kernel;
+    /* Relative to the folder it starts in, which holds the submission, or the probe under the same name. */
+    argv[argc++] = "--kernel", argv[argc++] = (char *)job->lab->kernel_file;
     argv[argc++] = "--out", argv[argc++] = (char *)h->out;
     /* Oclgrind is the only device a program sees under it. */
     if (job->g->cli->device && !check->simulated)
         argv[argc++] = "--device", argv[argc++] = (char *)job->g->cli->device;
     argv[argc] = NULL;
+}
+
+/* A fresh folder for one run under a random name, holding a copy of the submission and, for the probe, the probe
+   in the lab kernel's place with a new secret (*secret); made before any confined code runs in it. */
+static int stage_run(const struct hostprog_job *job, struct host_run *h, const struct host_check *check,
+                     float *secret, char *reason, size_t size)
+{
+    const struct grading *g = job->g;
+    unsigned char name[8];
+    char src[PATH_MAX + 32], path[PATH_MAX + 160], *text = NULL;
+    int rc = -1;
+    if (h->stage[0])
+        scratch_remove(h->stage);
+    if (probe_random(name, sizeof name) != 0 || !(*secret = probe_secret())) {
+        snprintf(reason, size, "the grader has no random numbers for its probe (getrandom failed)");
+        return -1;
+    }
+    snprintf(h->stage, sizeof h->stage, "%s/", h->run);
+    for (size_t i = 0; i < sizeof name; i++)
+        clk_append(h->stage, sizeof h->stage, "%02x", name[i]);
+    snprintf(src, sizeof src, "%s/%s", g->source_dir, job->lab->name);
+    if (scratch_copy_submission(src, h->stage, reason, size) != 0)
+        return -1;
+    if (!check->probe)
+        return 0;
+    snprintf(path, sizeof path, "%s/%s", g->kernels_dir, job->lab->family->probe_file);
+    text = probe_source(path, job->lab->kernel_name, *secret);
+    snprintf(path, sizeof path, "%s/%s", h->stage, job->lab->kernel_file);
+    rc = text && write_new_file(path, text) == 0 ? 0 : -1;
+    if (rc != 0)
+        snprintf(reason, size, "the grader cannot stage its probe kernel %s/%s", g->kernels_dir,
+                 job->lab->family->probe_file);
+    free(text);
+    return rc;
 }
 
 /* What Oclgrind found in the run under it: the number of problems, described (kernel:line and a hint) in text. */
@@ -285,62 +377,88 @@ static int simulated_findings(const struct host_run *h, char *text, size_t size)
     return count;
 }
 
-/* Whether a run under Oclgrind failed through Oclgrind: its runtime never loaded (it writes its log as it starts),
-   or the run ended by a signal, a limit or an odd status with nothing found, where the program exits 0 or 1. */
-static int simulator_failed(const struct host_run *h, const struct sandbox_outcome *outcome)
+/* The verdict of the run under Oclgrind, which stands only when it ran on Oclgrind's device; *note says what the
+   check found, or why it did not run (the judge's failure costs nothing). */
+static int simulated_verdict(const struct host_run *h, const struct ledger_view *v, const struct sandbox_outcome *o,
+                             int passed, const char *head, char *reason, size_t size, const char **note)
 {
-    return !clk_file_exists(h->log) || outcome->end != SANDBOX_EXITED || (outcome->code != 0 && outcome->code != 1);
-}
-
-/* Runs the program once; returns 1 when it wrote the right result, 2 when the check could not be made under
-   Oclgrind through Oclgrind's fault (why in reason), 0 otherwise, with why not in reason. */
-static int run(const struct hostprog_job *job, const struct host_run *h, const struct host_check *check,
-               char *reason, size_t size)
-{
-    const struct grading *g = job->g;
-    char seed[32], how[256], head[256], found[6400];
-    char *argv[20];
-    int passed = 0;
-    double ms = 0.0;
-    struct sandbox_policy p = policy_for(g, h);
-    struct sandbox_outcome outcome;
-    snprintf(seed, sizeof seed, "%llu", (unsigned long long)job->seed);
-    run_argv(job, h, check, seed, argv);
-    if (check->simulated)
-        p.setting = "CLKIT_TIMING_RUNS=1"; /* every launch is simulated: one will do */
-    scratch_remove(h->out);
-    scratch_remove(h->log);
-    sandbox_exec(argv, &p, &outcome);
-    snprintf(head, sizeof head, "%s (--size %s --seed %s --kernel %s): ", check->what, check->size, seed,
-             check->kernel);
-    reason[0] = '\0';
-    if (outcome.end != SANDBOX_EXITED || (outcome.code != 0 && outcome.code != 1)) {
-        sandbox_describe(&outcome, p.timeout_s, how, sizeof how);
-        snprintf(reason, size, "%s%s/%s/host %s\nits output ends with:\n%s", head, g->source_dir, job->lab->name, how,
-                 tail_of(outcome.output, OUTPUT_KEPT));
-    } else if (!(passed = check_output(job, h, check, outcome.code, reason + strlen(head), size - strlen(head)))) {
-        memcpy(reason, head, strlen(head));
-        clk_append(reason, size, "\nits output ends with:\n%s", tail_of(outcome.output, OUTPUT_KEPT));
-    } else if (reports_no_time(outcome.output ? outcome.output : "", &ms)) {
-        snprintf(reason, size, "%sthe result is right, but it reports a kernel time of %.3f ms: a queue created "
-                 "without CL_QUEUE_PROFILING_ENABLE has no event times (create it with that property)", head, ms);
-        passed = 0;
-    }
-    if (check->simulated && simulated_findings(h, found, sizeof found) > 0) {
+    char found[6400], how[256];
+    static char why[512];
+    if (simulated_findings(h, found, sizeof found) > 0) {
         if (passed)
             snprintf(reason, size, "%s%s", head, found);
         else
             clk_append(reason, size, "\n%s", found);
-        passed = 0;
-    } else if (check->simulated && simulator_failed(h, &outcome)) {
-        /* The same program and probe passed on the device: Oclgrind's failure is not held against it. */
-        sandbox_describe(&outcome, p.timeout_s, how, sizeof how);
-        snprintf(reason, size, "not run under Oclgrind: %s", clk_file_exists(h->log) ? "Oclgrind failed (it " :
-                 "its runtime did not load (the program ");
-        clk_append(reason, size, "%.*s), a fault of the reference judge's, not of the program", (int)strcspn(how, "("),
-                   how);
-        passed = 2;
+        return 0;
     }
+    /* Oclgrind writes its log as it starts, and its platform is the only one a program sees under it. */
+    if (v->oclgrind_queues == 0 || !clk_file_exists(h->log)) {
+        *note = "not run under Oclgrind: its runtime did not load (the run never reached Oclgrind's device), a fault "
+                "of the reference judge's, not of the program, so the check of __local sizes did not run";
+        return 1;
+    }
+    if (o->end != SANDBOX_EXITED || (o->code != 0 && o->code != 1)) {
+        sandbox_describe(o, 0, how, sizeof how);
+        snprintf(why, sizeof why, "not run under Oclgrind: Oclgrind failed (it %.*s), a fault of the reference "
+                 "judge's, not of the program, so the check of __local sizes did not run", (int)strcspn(how, "("),
+                 how);
+        *note = why;
+        return 1;
+    }
+    *note = passed ? "under Oclgrind no bad access" : *note;
+    return passed;
+}
+
+/* Runs the program once; returns 1 when it wrote the right result, with why not in reason (and for the run under
+   Oclgrind, in *note what the check found). */
+static int run(const struct hostprog_job *job, struct host_run *h, const struct host_check *check, char *reason,
+               size_t size, const char **note)
+{
+    const struct grading *g = job->g;
+    char seed[32], how[256], head[256], setting[PATH_MAX + 64];
+    char *argv[20];
+    size_t dims[3] = {0, 0, 0}, extent[2];
+    float secret = 0.0f;
+    int passed = 0;
+    struct sandbox_policy p = policy_for(g, h);
+    struct sandbox_outcome outcome;
+    struct ledger_view v;
+    if (stage_run(job, h, check, &secret, reason, size) != 0)
+        return 0;
+    p.workdir = h->stage;
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)job->seed);
+    run_argv(job, h, check, seed, argv);
+    /* Under Oclgrind every launch is simulated: one will do. */
+    snprintf(setting, sizeof setting, "%s=%s%s", CLK_LEDGER_ENV, h->ledger,
+             check->simulated ? "\nCLKIT_TIMING_RUNS=1" : "");
+    p.setting = setting;
+    scratch_remove(h->out);
+    scratch_remove(h->log);
+    scratch_remove(h->ledger);
+    sandbox_exec(argv, &p, &outcome);
+    clk_parse_dims(check->size, dims, job->lab->family->dim_count);
+    grid_extent(job->lab, dims, extent);
+    read_ledger(h->ledger, extent, job->lab->host_grid_covers, &v);
+    snprintf(head, sizeof head, "%s (--size %s --seed %s): ", check->what, check->size, seed);
+    reason[0] = '\0';
+    if (v.no_profiling && !check->simulated) {
+        snprintf(reason, size, "%sits command queue was created without CL_QUEUE_PROFILING_ENABLE: "
+                 "clGetEventProfilingInfo answered CL_PROFILING_INFO_NOT_AVAILABLE, so it has no kernel time (create "
+                 "the queue with that property)", head);
+    } else if (outcome.end != SANDBOX_EXITED || (outcome.code != 0 && outcome.code != 1)) {
+        sandbox_describe(&outcome, p.timeout_s, how, sizeof how);
+        snprintf(reason, size, "%s%s/%s/host %s\nits output ends with:\n%s", head, g->source_dir, job->lab->name, how,
+                 tail_of(outcome.output, OUTPUT_KEPT));
+    } else if (!(passed = check_output(job, h, check, secret, outcome.code, reason + strlen(head),
+                                       size - strlen(head)))) {
+        memcpy(reason, head, strlen(head));
+        clk_append(reason, size, "\nits output ends with:\n%s", tail_of(outcome.output, OUTPUT_KEPT));
+    } else if (!check->simulated && ledger_fault(&v, reason + strlen(head), size - strlen(head))) {
+        memcpy(reason, head, strlen(head));
+        passed = 0;
+    }
+    if (check->simulated)
+        passed = simulated_verdict(h, &v, &outcome, passed, head, reason, size, note);
     sandbox_outcome_free(&outcome);
     return passed;
 }
@@ -348,39 +466,36 @@ static int run(const struct hostprog_job *job, const struct host_run *h, const s
 void hostprog_test(const struct hostprog_job *job, struct grade_lab_result *result)
 {
     static struct host_run h;
-    static char probe[] = PROBE_FILE;
     char reason[REASON_SIZE] = "";
     const struct grade_lab_spec *lab = job->lab;
+    const char *note = "not run under Oclgrind (not installed), so a __local argument too small goes unseen";
     /* A small size that is no multiple of the work-group size, the lab's size, the probe kernel, and the small size
        under Oclgrind: a host program passes when it rounds its grid up, handles any size, runs the kernel it is
-       given, and sets up every buffer and __local argument at the size the kernel uses. */
+       given, releases what it creates, launches the grid the lab's contract asks for, and sets up every buffer and
+       __local argument at the size the kernel uses. */
     struct host_check checks[] = {
-        {.size = lab->host_small, .kernel = h.kernel, .probe = 0,
-         .what = "a small size, no multiple of a work-group"},
-        {.size = lab->host_size, .kernel = h.kernel, .probe = 0,
-         .what = "the lab's size"},
-        {.size = lab->host_small, .kernel = probe, .probe = 1,
-         .what = "with the kit's probe kernel, which computes something else, it did not write the probe's result "
-                 "(does it run the kernel --kernel names?)"},
+        {.size = lab->host_small, .what = "a small size, no multiple of a work-group"},
+        {.size = lab->host_size, .what = "the lab's size"},
+        {.size = lab->host_small, .probe = 1,
+         .what = "with a kernel of the grader's in place of the lab's, which computes something else, it did not "
+                 "write that kernel's result (does it run the kernel --kernel names?)"},
         /* With the probe, the kit's own kernel, so that a bug of the submitted kernel is not charged twice. */
-        {.size = lab->host_small, .kernel = probe, .probe = 1,
-         .what = "under Oclgrind, the reference judge, with the kit's probe kernel", .simulated = 1},
+        {.size = lab->host_small, .probe = 1,
+         .what = "under Oclgrind, the reference judge, with a kernel of the grader's", .simulated = 1},
     };
     size_t count = sizeof checks / sizeof checks[0] - (sanitize_available() ? 0 : 1);
     int passed = 0;
-    char simulated[512] = "not run under Oclgrind (not installed), so a __local argument too small goes unseen";
     memset(&h, 0, sizeof h);
     if (prepare(job, &h, reason, sizeof reason) == 0) {
         passed = 1;
         for (size_t i = 0; passed && i < count; i++)
-            passed = run(job, &h, &checks[i], reason, sizeof reason);
-        /* Claimed only where Oclgrind ran the program (run says so with 1; 2: it could not). */
-        if (passed && count == sizeof checks / sizeof checks[0])
-            snprintf(simulated, sizeof simulated, "%s", passed == 2 ? reason : "under Oclgrind no bad access");
+            passed = run(job, &h, &checks[i], reason, sizeof reason, &note);
         if (passed)
-            snprintf(reason, sizeof reason, "--size %s and --size %s --seed %llu: all results right; with the kit's "
-                     "probe kernel it writes the probe's result; %s", lab->host_small, lab->host_size,
-                     (unsigned long long)job->seed, simulated);
+            snprintf(reason, sizeof reason, "--size %s and --size %s --seed %llu: all results right, every OpenCL "
+                     "object released, the grid the lab asks for; with a kernel of the grader's it writes that "
+                     "kernel's result; %s", lab->host_small, lab->host_size, (unsigned long long)job->seed, note);
     }
-    result_add(result, "host program", passed ? lab->points.host : 0, lab->points.host, passed != 0, reason);
+    if (h.stage[0])
+        scratch_remove(h.stage);
+    result_add(result, "host program", passed ? lab->points.host : 0, lab->points.host, passed, reason);
 }

@@ -171,6 +171,8 @@ struct grade_lab_spec {
     int sweep_local_sizes;   /* run every power-of-two local size from 1 to 256 */
     const char *host_size;   /* --size for the host-program test */
     const char *host_small;  /* a second, small --size, not a multiple of the host's work-group size */
+    int host_grid_covers;    /* the host launches one work-item per output (WPT x WPT with -DWPT=): no work-group
+                                may lie wholly past the result; 0 where a grid-stride loop lets any grid do */
     struct grade_points points;
     struct grade_perf perf;
     struct grade_technique technique;

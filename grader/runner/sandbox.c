@@ -227,8 +227,12 @@ static void clean_environment(const struct sandbox_policy *p, char env[MAX_ENV][
     /* Oclgrind on one thread: a kernel that reads memory it never wrote gets what an earlier work-group left there,
        and that must be the same on every machine. */
     snprintf(env[n++], 1024, "OCLGRIND_NUM_THREADS=1");
-    if (p->setting && strlen(p->setting) < 1000)
-        snprintf(env[n++], 1024, "%s", p->setting);
+    for (const char *at = p->setting; at && *at && n < MAX_ENV - 8;) { /* one NAME=value a line */
+        size_t length = strcspn(at, "\n");
+        if (length < 1000)
+            snprintf(env[n++], 1024, "%.*s", (int)length, at);
+        at += length + (at[length] == '\n');
+    }
     for (int i = 0; kept[i] && n < MAX_ENV - 1; i++)
         if (getenv(kept[i]) && strlen(getenv(kept[i])) < 900)
             snprintf(env[n++], 1024, "%s=%s", kept[i], getenv(kept[i]));

@@ -44,7 +44,7 @@ struct sandbox_policy {
     size_t output_limit;     /* bytes of output kept; the rest is read and dropped */
     int wire;                /* give it a request pipe on stdin and a reply pipe on fd 3 */
     int shared_fd;           /* > 0: also passed to it as fd 4 (the wire's buffers file) */
-    const char *setting;     /* untrusted: one more NAME=value in its clean environment, or NULL */
+    const char *setting;     /* untrusted: more NAME=value lines (one a line) in its clean environment, or NULL */
     size_t memory_limit;     /* untrusted: bytes all its processes may hold together; 0: SANDBOX_MEMORY_DEFAULT */
 };
 

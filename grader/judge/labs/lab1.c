@@ -19,6 +19,7 @@ const struct grade_lab_spec lab1_spec = {
     .shapes = &shape_set,
     .host_size = "100003",
     .host_small = "1000",
+    .host_grid_covers = 1,
     .points = {.exact = 3, .real = 2, .memory = 2, .host = 3},
     .perf = {.size = GRADE_SIZE_VECTOR,
              .local = 256,

@@ -12,6 +12,7 @@ const struct grade_lab_spec lab7_spec = {
     .tilings = shapes_square_tiles,
     .host_size = "517x259",
     .host_small = "37x23",
+    .host_grid_covers = 1,
     .points = {.exact = 4, .real = 2, .memory = 2, .host = 2, .technique = 4},
     .perf = {.baseline_file = "transpose_naive.cl",
              .baseline_kernel = "transpose_naive",

@@ -13,6 +13,7 @@ const struct grade_lab_spec lab8_spec = {
     .tilings = shapes_register_tiles,
     .host_size = "129x65x33",
     .host_small = "37x23x19",
+    .host_grid_covers = 1,
     .points = {.exact = 4, .real = 2, .memory = 2, .host = 2, .technique = 4},
     .perf = {.baseline_file = "matmul_tiled.cl",
              .baseline_kernel = "matmul_tiled",
