@@ -4,7 +4,7 @@
 #include "cli/slurm.h"
 #include "device.h"
 #include "judge/grading.h"
-#include "judge/labs.h"
+#include "labs/spec.h"
 #include "perf/bench.h"
 #include "perf/calibrate.h"
 #include "pipeline.h"

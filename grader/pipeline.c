@@ -3,7 +3,7 @@
 #include "judge/devicerun.h"
 #include "judge/hostprog.h"
 #include "judge/recheck.h"
-#include "judge/registry.h"
+#include "labs/registry.h"
 #include "judge/runlab.h"
 #include "judge/sanitize.h"
 #include "judge/technique.h"

@@ -3,7 +3,7 @@
 
 #include "context.h"
 #include "judge/harness.h"
-#include "judge/registry.h"
+#include "labs/registry.h"
 #include "program.h"
 
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 #include "suites.h"
 
-#include "judge/labs.h"
-#include "judge/registry.h"
+#include "labs/spec.h"
+#include "labs/registry.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,8 +1,8 @@
 #include "cli/batch.h"
 #include "pipeline.h"
 
-#include "judge/labs.h"
-#include "judge/registry.h"
+#include "labs/spec.h"
+#include "labs/registry.h"
 #include "report/export.h"
 #include "report/html.h"
 #include "report/outfile.h"

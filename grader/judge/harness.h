@@ -3,7 +3,7 @@
 #define CLKIT_GRADER_HARNESS_H
 
 #include "context.h"
-#include "judge/labs.h"
+#include "labs/spec.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -5,7 +5,7 @@
 
 #include "judge/grading.h"
 #include "judge/harness.h"
-#include "judge/labs.h"
+#include "labs/spec.h"
 #include "perf/profile.h"
 #include "runner/session.h"
 

@@ -2,7 +2,7 @@
 #ifndef CLKIT_GRADER_SPOT_H
 #define CLKIT_GRADER_SPOT_H
 
-#include "judge/labs.h"
+#include "labs/spec.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -3,7 +3,7 @@
 #define CLKIT_GRADER_TECHNIQUE_H
 
 #include "judge/counts.h"
-#include "judge/labs.h"
+#include "labs/spec.h"
 #include "judge/result.h"
 
 struct reference;

@@ -3,7 +3,7 @@
 #define CLKIT_GRADER_PERF_H
 
 #include "context.h"
-#include "judge/labs.h"
+#include "labs/spec.h"
 
 /* A kernel with its launch and plain (unguarded) device buffers, ready to time. */
 struct perf_kernel {

@@ -2,7 +2,7 @@
 #ifndef CLKIT_GRADER_PROFILE_H
 #define CLKIT_GRADER_PROFILE_H
 
-#include "judge/registry.h"
+#include "labs/registry.h"
 
 #include <stddef.h>
 

@@ -1,6 +1,6 @@
 #include "perf/runperf.h"
 
-#include "judge/registry.h"
+#include "labs/registry.h"
 #include "files.h"
 #include "judge/spot.h"
 #include "text.h"

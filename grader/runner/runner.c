@@ -1,7 +1,7 @@
 /* clkit-runner: the only grader process that runs submitted code. It builds the kernel, runs the cases and
    timings the judge asks for, and sends back raw buffers and times; it never sees a reference or a score. */
 #include "judge/harness.h"
-#include "judge/registry.h"
+#include "labs/registry.h"
 #include "judge/spot.h"
 #include "perf/clblast.h"
 #include "perf/perf.h"

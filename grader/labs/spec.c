@@ -1,4 +1,4 @@
-#include "judge/labs.h"
+#include "labs/spec.h"
 
 #include "data.h"
 

@@ -1,5 +1,5 @@
 /* The labs as data: what a lab spec holds (kernel contract, cases, points, baseline, technique), and what the
-   judge derives from one. Each lab's spec is its own file, grader/judge/labs/labN.c; judge/registry.h lists them. */
+   judge derives from one. Each lab's spec is its own file, grader/labs/labN.c; labs/registry.h lists them. */
 #ifndef CLKIT_GRADER_LABS_H
 #define CLKIT_GRADER_LABS_H
 
@@ -33,7 +33,7 @@ struct grade_tiling {
     int wpt;
 };
 
-/* A list of case shapes, which several labs may share (judge/shapes.h). */
+/* A list of case shapes, which several labs may share (labs/shapes.h). */
 struct grade_shape_set {
     const struct grade_case *shapes;
     size_t count;

@@ -1,6 +1,6 @@
 /* Lab 3: a dot product, one grid-stride partial sum per work-item. */
-#include "judge/families.h"
-#include "judge/shapes.h"
+#include "labs/families.h"
+#include "labs/shapes.h"
 
 const struct grade_lab_spec lab3_spec = {
     .name = "lab3",

@@ -1,6 +1,6 @@
 /* Lab 2: vector add over a grid-stride loop, on grids far smaller and larger than n. */
-#include "judge/families.h"
-#include "judge/shapes.h"
+#include "labs/families.h"
+#include "labs/shapes.h"
 
 const struct grade_lab_spec lab2_spec = {
     .name = "lab2",

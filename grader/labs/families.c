@@ -1,5 +1,5 @@
 /* The kernel families: how each kind of lab kernel is fed, launched and checked. */
-#include "judge/families.h"
+#include "labs/families.h"
 
 #include "data.h"
 #include "problem.h"

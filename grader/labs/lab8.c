@@ -1,7 +1,7 @@
 /* Lab 8: a matrix product blocked in registers: each work-item computes WPT x WPT outputs of its work-group's
    TILE x TILE block, from strips of A and B staged in local memory. */
-#include "judge/families.h"
-#include "judge/shapes.h"
+#include "labs/families.h"
+#include "labs/shapes.h"
 
 const struct grade_lab_spec lab8_spec = {
     .name = "lab8",

@@ -1,6 +1,6 @@
 /* Lab 5: a naive matrix product on a 2-D NDRange, with the mapping that coalesces. */
-#include "judge/families.h"
-#include "judge/shapes.h"
+#include "labs/families.h"
+#include "labs/shapes.h"
 
 const struct grade_lab_spec lab5_spec = {
     .name = "lab5",

@@ -1,4 +1,4 @@
-#include "judge/shapes.h"
+#include "labs/shapes.h"
 
 #define COUNT(array) (sizeof(array) / sizeof((array)[0]))
 

@@ -1,9 +1,9 @@
-/* The registry of labs: every spec file under grader/judge/labs/, in lab order, as the Makefile lists them. Nothing
+/* The registry of labs: every spec file under grader/labs/, in lab order, as the Makefile lists them. Nothing
    else names the labs: the command line, profiles, batch grading and the tests take the set from here. */
 #ifndef CLKIT_GRADER_REGISTRY_H
 #define CLKIT_GRADER_REGISTRY_H
 
-#include "judge/labs.h"
+#include "labs/spec.h"
 
 #include <stddef.h>
 

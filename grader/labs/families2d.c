@@ -1,5 +1,5 @@
 /* The 2-D kernel families: matrix multiply and transpose. */
-#include "judge/families.h"
+#include "labs/families.h"
 
 #include "data.h"
 #include "problem.h"

@@ -2,7 +2,7 @@
 #ifndef CLKIT_GRADER_SHAPES_H
 #define CLKIT_GRADER_SHAPES_H
 
-#include "judge/labs.h"
+#include "labs/spec.h"
 
 /* Vector lengths launched on grids far smaller than n, and one larger than n (grid-stride labs). */
 extern const struct grade_shape_set shapes_grid_stride;

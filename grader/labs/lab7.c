@@ -1,6 +1,6 @@
 /* Lab 7: a transpose through a padded tile in local memory, coalesced on both sides. */
-#include "judge/families.h"
-#include "judge/shapes.h"
+#include "labs/families.h"
+#include "labs/shapes.h"
 
 const struct grade_lab_spec lab7_spec = {
     .name = "lab7",

@@ -1,5 +1,5 @@
 /* Lab 1: vector add, one work-item per element; the host program's twelve steps. */
-#include "judge/families.h"
+#include "labs/families.h"
 
 /* Sizes of 1, small primes, exactly one work-group, one past it, a large prime and a large power of two. */
 static const struct grade_case shapes[] = {

@@ -1,8 +1,8 @@
-#include "judge/registry.h"
+#include "labs/registry.h"
 
 #include <string.h>
 
-/* registry_list.h is written by the Makefile from grader/judge/labs/: REGISTRY_LAB(labN) for each spec file, in
+/* registry_list.h is written by the Makefile from grader/labs/: REGISTRY_LAB(labN) for each spec file, in
    lab order, and REGISTRY_LAB_COUNT. */
 #define REGISTRY_LAB(name) extern const struct grade_lab_spec name##_spec;
 #include "registry_list.h"

@@ -1,6 +1,6 @@
 /* Lab 6: a matrix product whose work-groups stage TILE x TILE blocks of A and B in local memory. */
-#include "judge/families.h"
-#include "judge/shapes.h"
+#include "labs/families.h"
+#include "labs/shapes.h"
 
 const struct grade_lab_spec lab6_spec = {
     .name = "lab6",

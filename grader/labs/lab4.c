@@ -1,5 +1,5 @@
 /* Lab 4: a dot product whose work-groups add their partials in local memory, a tree with barriers. */
-#include "judge/families.h"
+#include "labs/families.h"
 
 /* Lengths around one and two work-groups, and large; every power-of-two local size runs each (sweep). */
 static const struct grade_case shapes[] = {

@@ -2,7 +2,7 @@
 #ifndef CLKIT_GRADER_FAMILIES_H
 #define CLKIT_GRADER_FAMILIES_H
 
-#include "judge/labs.h"
+#include "labs/spec.h"
 
 extern const struct grade_family grade_family_vadd;         /* c = a + b */
 extern const struct grade_family grade_family_dot_partials; /* one partial dot product per work-item */
