@@ -8,7 +8,7 @@
 #include "perf/bench.h"
 #include "perf/calibrate.h"
 #include "pipeline.h"
-#include "runner/sandbox.h"
+#include "sandbox/sandbox.h"
 #include "timing.h"
 
 #include <limits.h>

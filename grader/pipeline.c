@@ -9,8 +9,8 @@
 #include "judge/technique.h"
 #include "judge/verdict.h"
 #include "report/export.h"
-#include "runner/sandbox.h"
-#include "runner/scratch.h"
+#include "sandbox/sandbox.h"
+#include "sandbox/scratch.h"
 #include "timing.h"
 
 #include <errno.h>

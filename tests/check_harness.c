@@ -1,8 +1,8 @@
-/* grader/judge/harness.c with buffers of int words: staged, launched, read back and judged as integers. */
+/* grader/wire/harness.c with buffers of int words: staged, launched, read back and judged as integers. */
 #include "suites.h"
 
 #include "context.h"
-#include "judge/harness.h"
+#include "wire/harness.h"
 #include "labs/registry.h"
 #include "program.h"
 

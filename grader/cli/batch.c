@@ -7,7 +7,7 @@
 #include "report/html.h"
 #include "report/outfile.h"
 #include "report/safetext.h"
-#include "runner/sandbox.h"
+#include "sandbox/sandbox.h"
 #include "device.h"
 #include "timing.h"
 

@@ -1,13 +1,13 @@
 #include "judge/hostprog.h"
 
 #include "files.h"
-#include "judge/compare.h"
+#include "wire/compare.h"
 #include "judge/rules.h"
 #include "judge/sanitize.h"
 #include "options.h"
 #include "problem.h"
-#include "runner/sandbox.h"
-#include "runner/scratch.h"
+#include "sandbox/sandbox.h"
+#include "sandbox/scratch.h"
 #include "text.h"
 
 #include <stdio.h>

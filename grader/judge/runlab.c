@@ -1,10 +1,10 @@
 #include "judge/runlab.h"
 
 #include "files.h"
-#include "judge/harness.h"
+#include "wire/harness.h"
 #include "judge/rules.h"
 #include "report/safetext.h"
-#include "runner/scratch.h"
+#include "sandbox/scratch.h"
 #include "timing.h"
 
 #include <stdio.h>

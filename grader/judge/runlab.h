@@ -4,10 +4,10 @@
 #define CLKIT_GRADER_RUNLAB_H
 
 #include "judge/grading.h"
-#include "judge/harness.h"
+#include "wire/harness.h"
 #include "labs/spec.h"
-#include "perf/profile.h"
-#include "runner/session.h"
+#include "wire/profile.h"
+#include "judge/session.h"
 
 #include <limits.h>
 #include <stdint.h>

@@ -1,8 +1,8 @@
 #include "judge/sanitize.h"
 
 #include "files.h"
-#include "runner/sandbox.h"
-#include "runner/scratch.h"
+#include "sandbox/sandbox.h"
+#include "sandbox/scratch.h"
 #include "report/safetext.h"
 #include "text.h"
 

@@ -4,7 +4,7 @@
 #define CLKIT_GRADER_LABS_H
 
 #include "clerr.h"
-#include "judge/compare.h"
+#include "wire/compare.h"
 #include "problem.h"
 
 #include <stddef.h>

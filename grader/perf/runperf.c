@@ -2,7 +2,7 @@
 
 #include "labs/registry.h"
 #include "files.h"
-#include "judge/spot.h"
+#include "wire/spot.h"
 #include "text.h"
 #include "timing.h"
 

@@ -1,4 +1,4 @@
-#include "perf/profile.h"
+#include "wire/profile.h"
 
 #include "files.h"
 

@@ -1,7 +1,7 @@
-#include "judge/spot.h"
+#include "wire/spot.h"
 
 #include "data.h"
-#include "judge/compare.h"
+#include "wire/compare.h"
 
 #include <math.h>
 #include <stdio.h>

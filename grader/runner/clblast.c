@@ -1,4 +1,4 @@
-#include "perf/clblast.h"
+#include "runner/clblast.h"
 
 #include "timing.h"
 

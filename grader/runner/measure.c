@@ -1,7 +1,7 @@
-#include "perf/perf.h"
+#include "runner/measure.h"
 
-#include "judge/compare.h"
-#include "judge/harness.h"
+#include "wire/compare.h"
+#include "wire/harness.h"
 #include "program.h"
 #include "timing.h"
 

@@ -2,8 +2,8 @@
 #ifndef CLKIT_GRADER_SESSION_H
 #define CLKIT_GRADER_SESSION_H
 
-#include "runner/sandbox.h"
-#include "runner/wire.h"
+#include "sandbox/sandbox.h"
+#include "wire/messages.h"
 
 struct session {
     struct sandbox_child child;

@@ -1,6 +1,6 @@
-#include "runner/scratch.h"
+#include "sandbox/scratch.h"
 
-#include "runner/sandbox.h"
+#include "sandbox/sandbox.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,6 +1,6 @@
-#include "judge/harness.h"
+#include "wire/harness.h"
 
-#include "judge/compare.h"
+#include "wire/compare.h"
 #include "judge/mismatch.h"
 #include "text.h"
 

@@ -1,4 +1,4 @@
-#include "runner/wire.h"
+#include "wire/messages.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-#include "judge/compare.h"
+#include "wire/compare.h"
 
 #include "text.h"
 #include "verify.h"

@@ -1,5 +1,5 @@
 #define _GNU_SOURCE /* O_PATH */
-#include "runner/landlock.h"
+#include "sandbox/landlock.h"
 
 #include <dirent.h>
 #include <fcntl.h>

@@ -1,7 +1,7 @@
 #define _GNU_SOURCE /* pipe2, environ */
-#include "runner/sandbox.h"
+#include "sandbox/sandbox.h"
 
-#include "runner/landlock.h"
+#include "sandbox/landlock.h"
 #include "timing.h"
 
 #include <dirent.h>

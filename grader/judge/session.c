@@ -1,5 +1,5 @@
 #define _GNU_SOURCE /* memfd_create */
-#include "runner/session.h"
+#include "judge/session.h"
 #include "timing.h"
 
 #include <fcntl.h>
