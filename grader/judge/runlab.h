@@ -4,6 +4,7 @@
 #define CLKIT_GRADER_RUNLAB_H
 
 #include "judge/grading.h"
+#include "judge/guard_check.h"
 #include "wire/harness.h"
 #include "labs/spec.h"
 #include "wire/profile.h"

@@ -2,7 +2,7 @@
 
 #include "labs/registry.h"
 #include "files.h"
-#include "wire/spot.h"
+#include "judge/spot_check.h"
 #include "text.h"
 #include "timing.h"
 

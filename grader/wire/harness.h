@@ -1,4 +1,4 @@
-/* The grader's own harness: a case's buffers between guard zones, launched in the runner and judged in the judge. */
+/* The grader's own harness: a case's buffers between guard zones, laid out by both processes and launched in the runner. */
 #ifndef CLKIT_GRADER_HARNESS_H
 #define CLKIT_GRADER_HARNESS_H
 
@@ -7,14 +7,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-
-struct case_verdict {
-    int values_ok;     /* the result is within tolerance */
-    int memory_ok;     /* no write outside the buffers, inputs unchanged */
-    char values[4096]; /* why the values are wrong, with a map of a wrong matrix */
-    char memory[2048]; /* why the memory check failed, with a map of a matrix written outside */
-    const char *cause; /* why the values are wrong, as a key (COMPARE_CAUSE_...), or NULL */
-};
 
 /* A case's buffers as the device left them: each guard zone, the buffer, and the other guard zone. */
 struct harness_raw {
@@ -45,10 +37,6 @@ size_t harness_area_floats(const struct grade_launch *launch, size_t guard);
 cl_int harness_launch(const struct clk_env *env, cl_kernel kernel, struct grade_launch *launch, size_t guard,
                       const uint32_t *guard_bits, float *area, struct harness_raw *raw);
 
-/* Judge side: checks raw (the guards bitwise, the inputs against launch's own copy) and the output against
-   launch's reference; returns 0, or -1 when raw does not have the layout guard and launch give. */
-int harness_judge(const struct grade_family *family, const struct grade_launch *launch, size_t guard,
-                  const uint32_t *guard_bits, const struct harness_raw *raw, struct case_verdict *verdict);
 
 
 #endif
