@@ -6,7 +6,7 @@
 #include "report/export.h"
 #include "report/html.h"
 #include "report/outfile.h"
-#include "report/safetext.h"
+#include "judge/safetext.h"
 #include "sandbox/sandbox.h"
 #include "device.h"
 #include "timing.h"

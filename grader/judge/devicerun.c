@@ -2,7 +2,7 @@
 
 #include "judge/sanitize.h"
 #include "perf/runperf.h"
-#include "report/safetext.h"
+#include "judge/safetext.h"
 
 #include <limits.h>
 #include <stdio.h>

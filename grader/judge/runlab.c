@@ -3,7 +3,7 @@
 #include "files.h"
 #include "wire/harness.h"
 #include "judge/rules.h"
-#include "report/safetext.h"
+#include "judge/safetext.h"
 #include "sandbox/scratch.h"
 #include "timing.h"
 

@@ -3,7 +3,7 @@
 #include "files.h"
 #include "sandbox/sandbox.h"
 #include "sandbox/scratch.h"
-#include "report/safetext.h"
+#include "judge/safetext.h"
 #include "text.h"
 
 #include <limits.h>

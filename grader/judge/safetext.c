@@ -1,4 +1,4 @@
-#include "report/safetext.h"
+#include "judge/safetext.h"
 
 #include <stdint.h>
 #include <stdlib.h>
