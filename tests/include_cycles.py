@@ -29,7 +29,6 @@ KNOWN_AGAINST = {
     "grader/judge/grading -> grader/report/report",
     "grader/judge/devicerun -> grader/perf/runperf",
     "grader/report/html -> grader/perf/calibrate",
-    "grader/labs/spec -> grader/wire/compare",
 }
 
 

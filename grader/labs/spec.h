@@ -4,7 +4,7 @@
 #define CLKIT_GRADER_LABS_H
 
 #include "clerr.h"
-#include "wire/compare.h"
+#include "labs/layout.h"
 #include "problem.h"
 
 #include <stddef.h>
