@@ -27,7 +27,6 @@ RUNNER_MAY_INCLUDE = {"wire", "labs", "common"}
 KNOWN_AGAINST = {
     "grader/judge/grading -> grader/cli/cli",
     "grader/judge/grading -> grader/report/report",
-    "grader/judge/devicerun -> grader/perf/runperf",
     "grader/report/html -> grader/perf/calibrate",
 }
 

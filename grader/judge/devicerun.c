@@ -1,7 +1,7 @@
 #include "judge/devicerun.h"
 
 #include "judge/sanitize.h"
-#include "perf/runperf.h"
+#include "judge/runperf.h"
 #include "judge/safetext.h"
 
 #include <limits.h>

@@ -3,7 +3,7 @@
 #include "labs/spec.h"
 #include "labs/registry.h"
 #include "judge/runlab.h"
-#include "perf/runperf.h"
+#include "judge/runperf.h"
 #include "text.h"
 #include "timing.h"
 

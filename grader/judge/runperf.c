@@ -1,4 +1,4 @@
-#include "perf/runperf.h"
+#include "judge/runperf.h"
 
 #include "labs/registry.h"
 #include "files.h"
