@@ -29,8 +29,8 @@ Q := @
 endif
 
 PACKAGES    := gcc g++ make ocl-icd-opencl-dev opencl-headers pocl-opencl-icd check pkg-config libcjson-dev libxml2-utils python3-yaml oclgrind liboclgrind-dev llvm-14-dev bubblewrap
-# The labs: one spec file each under grader/judge/labs/, in lab order (lab10 after lab9); nothing else lists them.
-LABS        := $(shell ls grader/judge/labs 2>/dev/null | sed -n 's/\.c$$//p' | sort -V)
+# The labs: one spec file each under grader/labs/, in lab order (lab10 after lab9); nothing else lists them.
+LABS        := $(shell ls grader/labs 2>/dev/null | sed -n 's/^\(lab[0-9]*\)\.c$$/\1/p' | sort -V)
 REGISTRY_LIST := build/gen/registry_list.h
 COMMON_OBJ  := $(patsubst %.c,build/%.o,$(wildcard common/*.c))
 LIB         := build/libclkit.a
@@ -42,11 +42,8 @@ GRADER_OBJ  := $(patsubst %.c,build/%.o,$(filter-out grader/runner/runner.c,$(wi
 GRADER      := build/grader/grade
 # The runner: the only grader process that runs submitted code (see README, Security).
 RUNNER      := build/grader/clkit-runner
-RUNNER_OBJ  := $(patsubst %,build/grader/%.o,runner/runner runner/builds runner/wire perf/clblast perf/perf \
-               perf/profile judge/compare judge/families judge/families2d judge/harness judge/mismatch judge/labs \
-               judge/registry judge/shapes $(LABS:%=judge/labs/%) judge/result judge/spot report/safetext)
-RUNNER_OBJ  += build/grader/judge/families_conv.o
-RUNNER_OBJ  += build/grader/judge/families_hist.o
+# It is built from its own folders, the wire and the lab catalogue only: it cannot link judging code.
+RUNNER_OBJ  := $(patsubst %.c,build/%.o,$(wildcard grader/runner/*.c grader/wire/*.c grader/labs/*.c))
 # How the grader builds a submitted host program: the compiler, its flags, "--", the libraries (one per line).
 HOST_FLAGS  := build/host-flags
 # The OpenCL calls the grader's host programs (a submission's, the solutions') make through common/ledger.c, which
@@ -93,12 +90,12 @@ build/solutions/%/host.o: solutions/%/host.c
 # The registry's list of labs, rewritten only when the set of spec files changes.
 $(REGISTRY_LIST): FORCE
 	@mkdir -p $(@D)
-	$(Q){ echo '/* Written by the Makefile from grader/judge/labs/; do not edit. */'; \
+	$(Q){ echo '/* Written by the Makefile from grader/labs/; do not edit. */'; \
 	  for lab in $(LABS); do echo "REGISTRY_LAB($$lab)"; done; \
 	  echo '#define REGISTRY_LAB_COUNT $(words $(LABS))'; } > $@.new
 	$(Q)cmp -s $@.new $@ && rm -f $@.new || mv -f $@.new $@
-build/grader/judge/registry.o: $(REGISTRY_LIST)
-build/grader/judge/registry.o: KIT_CPPFLAGS += -I$(dir $(REGISTRY_LIST))
+build/grader/labs/registry.o: $(REGISTRY_LIST)
+build/grader/labs/registry.o: KIT_CPPFLAGS += -I$(dir $(REGISTRY_LIST))
 
 # The grader finds the kit through CLKIT_ROOT (set by ./grade), else where it was built.
 build/grader/%.o: KIT_CPPFLAGS += -Igrader -DCLK_ROOT='"$(abspath .)"'

@@ -4,11 +4,11 @@
 #include "cli/slurm.h"
 #include "device.h"
 #include "judge/grading.h"
-#include "judge/labs.h"
+#include "labs/spec.h"
 #include "perf/bench.h"
 #include "perf/calibrate.h"
 #include "pipeline.h"
-#include "runner/sandbox.h"
+#include "sandbox/sandbox.h"
 #include "timing.h"
 
 #include <limits.h>
@@ -61,6 +61,62 @@ static int grade_one(struct grading *g)
     return rc;
 }
 
+static int show_confinement(struct grading *g)
+{
+    char layers[512];
+    (void)g;
+    sandbox_layers(layers, sizeof layers);
+    printf("confinement: %s\n", layers);
+    return 0;
+}
+
+static int devices(struct grading *g)
+{
+    (void)g;
+    return list_devices();
+}
+
+static int calibrate(struct grading *g)
+{
+    return grading_set_source(g, NULL) != 0 ? 2 : calibrate_all(g);
+}
+
+static int wants_devices(const struct cli *cli) { return cli->list_devices; }
+static int wants_confinement(const struct cli *cli) { return cli->confinement; }
+static int wants_calibrate(const struct cli *cli) { return cli->calibrate; }
+static int wants_slurm(const struct cli *cli) { return cli->slurm != NULL; }
+static int wants_task(const struct cli *cli) { return cli->task != NULL; }
+static int wants_merge(const struct cli *cli) { return cli->merge != NULL; }
+static int wants_bench(const struct cli *cli) { return cli->bench && !batch_wanted(cli); }
+static int wants_grade(const struct cli *cli) { (void)cli; return 1; }
+
+/* The commands, in the order the command line is asked for them: the first it wants runs, and only that one. */
+static const struct command {
+    const char *name;
+    int (*wanted)(const struct cli *cli);
+    int needs_grading; /* 0: runs before the grader opens its scratch and devices */
+    int solutions;     /* 1: works on the kit's own solutions, whatever the command line names */
+    int (*run)(struct grading *g);
+} commands[] = {
+    {.name = "devices", .wanted = wants_devices, .run = devices},
+    {.name = "confinement", .wanted = wants_confinement, .run = show_confinement},
+    {.name = "calibrate", .wanted = wants_calibrate, .needs_grading = 1, .solutions = 1, .run = calibrate},
+    {.name = "slurm", .wanted = wants_slurm, .needs_grading = 1, .run = slurm_write},
+    {.name = "task", .wanted = wants_task, .needs_grading = 1, .run = slurm_task},
+    {.name = "merge", .wanted = wants_merge, .needs_grading = 1, .run = slurm_merge},
+    {.name = "batch", .wanted = batch_wanted, .needs_grading = 1, .run = batch_run},
+    {.name = "bench", .wanted = wants_bench, .needs_grading = 1, .run = grade_one},
+    {.name = "grade", .wanted = wants_grade, .needs_grading = 1, .run = grade_one},
+};
+
+static const struct command *command_of(const struct cli *cli)
+{
+    size_t i = 0;
+    while (!commands[i].wanted(cli))
+        i++; /* "grade" wants every command line */
+    return &commands[i];
+}
+
 int main(int argc, char **argv)
 {
     struct cli cli;
@@ -70,32 +126,15 @@ int main(int argc, char **argv)
     rc = cli_parse(argc, argv, &cli);
     if (rc != 0)
         return rc == 1 ? 0 : 2;
-    if (cli.list_devices)
-        return list_devices();
-    if (cli.confinement) {
-        char layers[512];
-        sandbox_layers(layers, sizeof layers);
-        printf("confinement: %s\n", layers);
-        return 0;
-    }
+    const struct command *command = command_of(&cli);
+    if (!command->needs_grading)
+        return command->run(&g);
     if (grading_open(&g) != 0)
         return 2;
     g.seed = cli.seed_given ? cli.seed : (uint64_t)time(NULL) % 1000000;
     report_style_for(stdout, cli.verbose, &g.style);
-    if (cli.calibrate) {
-        cli.solutions = 1;
-        rc = grading_set_source(&g, NULL) != 0 ? 2 : calibrate_all(&g);
-    } else if (cli.slurm) {
-        rc = slurm_write(&g);
-    } else if (cli.task) {
-        rc = slurm_task(&g);
-    } else if (cli.merge) {
-        rc = slurm_merge(&g);
-    } else if (batch_wanted(&cli)) {
-        rc = batch_run(&g);
-    } else {
-        rc = grade_one(&g);
-    }
+    cli.solutions |= command->solutions;
+    rc = command->run(&g);
     grading_close(&g);
     return rc;
 }

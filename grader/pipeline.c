@@ -3,14 +3,14 @@
 #include "judge/devicerun.h"
 #include "judge/hostprog.h"
 #include "judge/recheck.h"
-#include "judge/registry.h"
+#include "labs/registry.h"
 #include "judge/runlab.h"
 #include "judge/sanitize.h"
 #include "judge/technique.h"
 #include "judge/verdict.h"
 #include "report/export.h"
-#include "runner/sandbox.h"
-#include "runner/scratch.h"
+#include "sandbox/sandbox.h"
+#include "sandbox/scratch.h"
 #include "timing.h"
 
 #include <errno.h>

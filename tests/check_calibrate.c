@@ -1,6 +1,6 @@
 #include "suites.h"
 
-#include "judge/registry.h"
+#include "labs/registry.h"
 #include "perf/calibrate.h"
 
 #include <math.h>

@@ -1,7 +1,7 @@
 #include "suites.h"
 
 #include "cli/cli.h"
-#include "judge/registry.h"
+#include "labs/registry.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 #include "suites.h"
 
-#include "judge/compare.h"
+#include "wire/compare.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -130,7 +130,7 @@ END_TEST
 START_TEST(every_lab_has_its_five_parts)
 {
     char *output;
-    int status = run_in_kit("for n in $(ls grader/judge/labs | sed -n 's/^lab\\([0-9]*\\)\\.c$/\\1/p'); do "
+    int status = run_in_kit("for n in $(ls grader/labs | sed -n 's/^lab\\([0-9]*\\)\\.c$/\\1/p'); do "
                             "s=$(sed -n \"/^## Lab $n:/,/^## Lab $((n+1)):/p\" HANDOUT.md); "
                             "[ -n \"$s\" ] || { echo \"lab $n has no section in HANDOUT.md\"; exit 1; }; "
                             "for part in '**Objectives.**' '**Prerequisites.**' '**Time.**' '**Expected output**' "

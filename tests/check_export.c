@@ -1,7 +1,7 @@
 #include "suites.h"
 
 #include "report/export.h"
-#include "report/safetext.h"
+#include "judge/safetext.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 #include "suites.h"
 
 #include "judge/grading.h"
-#include "judge/registry.h"
+#include "labs/registry.h"
 #include "judge/verdict.h"
 #include "timing.h"
 

@@ -1,9 +1,10 @@
-/* grader/judge/harness.c with buffers of int words: staged, launched, read back and judged as integers. */
+/* grader/wire/harness.c with buffers of int words: staged, launched, read back and judged as integers. */
 #include "suites.h"
 
 #include "context.h"
-#include "judge/harness.h"
-#include "judge/registry.h"
+#include "judge/guard_check.h"
+#include "wire/harness.h"
+#include "labs/registry.h"
 #include "program.h"
 
 #include <stdlib.h>
@@ -49,7 +50,7 @@ static struct case_verdict run_int_add(const char *name)
     }
     float *area = calloc(harness_area_floats(&launch, GUARD), sizeof(float));
     ck_assert_int_eq(harness_launch(&env, kernel, &launch, GUARD, bits, area, &raw), CL_SUCCESS);
-    ck_assert_int_eq(harness_judge(&family, &launch, GUARD, bits, &raw, &verdict), 0);
+    ck_assert_int_eq(guard_check(&family, &launch, GUARD, bits, &raw, &verdict), 0);
     free(area);
     labs_launch_free(&launch);
     clReleaseKernel(kernel);
@@ -90,7 +91,7 @@ static struct case_verdict run_kit_kernel(struct clk_env *env, const char *file,
     ck_assert_int_eq(family->prepare(c, 11, &launch), 0);
     float *area = calloc(harness_area_floats(&launch, GUARD), sizeof(float));
     ck_assert_int_eq(harness_launch(env, kernel, &launch, GUARD, bits, area, &raw), CL_SUCCESS);
-    ck_assert_int_eq(harness_judge(family, &launch, GUARD, bits, &raw, &verdict), 0);
+    ck_assert_int_eq(guard_check(family, &launch, GUARD, bits, &raw, &verdict), 0);
     free(area);
     labs_launch_free(&launch);
     clReleaseKernel(kernel);
@@ -156,7 +157,7 @@ START_TEST(a_write_past_the_end_is_mapped)
             out[r * 20 + col] = (float)launch.expected[r * 20 + col];
     out[13 * 20 + 5] = 1.0f; /* past the end: row 13, column 5 */
     out[3 * 20 + 7] = 99.0f;
-    ck_assert_int_eq(harness_judge(family, &launch, GUARD, bits, &raw, &v), 0);
+    ck_assert_int_eq(guard_check(family, &launch, GUARD, bits, &raw, &v), 0);
     ck_assert_msg(!v.memory_ok && strstr(v.memory, "wrote 1 elements past the end of out"), "%s", v.memory);
     ck_assert_msg(!v.values_ok && strstr(v.values, "map of the 13 x 20 result"), "%s", v.values);
     ck_assert_msg(strstr(v.values, "map |.......X............|") &&

@@ -1,9 +1,9 @@
 #include "suites.h"
 
-#include "judge/compare.h"
-#include "judge/families_hist.h"
-#include "judge/labs.h"
-#include "judge/registry.h"
+#include "wire/compare.h"
+#include "labs/families_hist.h"
+#include "labs/spec.h"
+#include "labs/registry.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* The grader's folders: modules depend on each other one way only. */
+/* The grader's folders: modules depend on each other one way only, and includes point down the layers. */
 #include "suites.h"
 
 #include <stdlib.h>
@@ -20,11 +20,34 @@ START_TEST(no_include_cycles)
 }
 END_TEST
 
+/* The tree keeps the layers (tested above); an include up the layers, across them, or from the runner into the
+   sandbox is caught, and one down them is not. */
+START_TEST(includes_point_down_the_layers)
+{
+    char *output;
+    int status = run_in_kit("printf 'grader/labs/spec -> grader/judge/verdict\\ngrader/runner/runner -> "
+                            "grader/sandbox/sandbox\\ngrader/wire/harness -> grader/sandbox/scratch\\n"
+                            "grader/judge/runlab -> grader/wire/harness\\ngrader/runner/runner -> grader/wire/spot\\n' "
+                            "> build/check-layers.txt && /usr/bin/python3 tests/include_cycles.py build/check-layers.txt",
+                            30, &output);
+    ck_assert_msg(status == 1, "%s", output);
+    ck_assert_msg(strstr(output, "include against the layers: grader/labs/spec -> grader/judge/verdict"), "%s", output);
+    ck_assert_msg(strstr(output, "include against the layers: grader/runner/runner -> grader/sandbox/sandbox"),
+                  "%s", output);
+    ck_assert_msg(strstr(output, "include against the layers: grader/wire/harness -> grader/sandbox/scratch"),
+                  "%s", output);
+    ck_assert_msg(!strstr(output, "grader/judge/runlab -> grader/wire/harness") &&
+                  !strstr(output, "grader/runner/runner -> grader/wire/spot"), "%s", output);
+    free(output);
+}
+END_TEST
+
 Suite *layout_suite(void)
 {
     Suite *s = suite_create("layout");
     TCase *tc = tcase_create("includes");
     tcase_add_test(tc, no_include_cycles);
+    tcase_add_test(tc, includes_point_down_the_layers);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,6 +1,6 @@
 #include "suites.h"
 
-#include "perf/perf.h"
+#include "runner/measure.h"
 #include "program.h"
 
 #include <stdlib.h>

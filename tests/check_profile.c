@@ -1,7 +1,7 @@
 #include "suites.h"
 
-#include "judge/registry.h"
-#include "perf/profile.h"
+#include "labs/registry.h"
+#include "wire/profile.h"
 
 #include <stdio.h>
 #include <stdlib.h>

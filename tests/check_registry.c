@@ -1,4 +1,4 @@
-/* grader/judge/registry.c: the labs are the spec files under grader/judge/labs/, and nothing else lists them. */
+/* grader/labs/registry.c: the labs are the spec files under grader/labs/, and nothing else lists them. */
 #include "suites.h"
 
 #include <stdio.h>
@@ -20,7 +20,7 @@ START_TEST(a_new_lab_needs_only_its_own_files)
         "set -e; rm -rf build/check-newlab && mkdir -p build/check-newlab && "
         "git ls-files -co --exclude-standard | grep -v '^build/' | tar cf - -T - | tar xf - -C build/check-newlab && "
         "cd build/check-newlab && "
-        "sed 's/lab1/lab%1$zu/g; s/Lab 1:/Lab %1$zu:/' grader/judge/labs/lab1.c > grader/judge/labs/lab%1$zu.c && "
+        "sed 's/lab1/lab%1$zu/g; s/Lab 1:/Lab %1$zu:/' grader/labs/lab1.c > grader/labs/lab%1$zu.c && "
         "cp -r labs/lab1 labs/lab%1$zu && cp -r solutions/lab1 solutions/lab%1$zu && "
         "make -s -j8 CFLAGS=-O0 >make.log 2>&1 || { tail -20 make.log; exit 1; }; "
         "./grade --version && ./grade --help | head -1 && "

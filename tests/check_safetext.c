@@ -1,6 +1,6 @@
 #include "suites.h"
 
-#include "report/safetext.h"
+#include "judge/safetext.h"
 
 #include <stdio.h>
 #include <stdlib.h>

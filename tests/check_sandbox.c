@@ -1,7 +1,7 @@
 #include "suites.h"
 
-#include "runner/landlock.h"
-#include "runner/sandbox.h"
+#include "sandbox/landlock.h"
+#include "sandbox/sandbox.h"
 #include "timing.h"
 
 #include <errno.h>

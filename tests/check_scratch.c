@@ -1,7 +1,7 @@
 #include "suites.h"
 
-#include "runner/sandbox.h"
-#include "runner/scratch.h"
+#include "sandbox/sandbox.h"
+#include "sandbox/scratch.h"
 
 #include <stdio.h>
 #include <stdlib.h>

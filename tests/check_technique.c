@@ -1,6 +1,6 @@
 #include "suites.h"
 
-#include "judge/registry.h"
+#include "labs/registry.h"
 #include "judge/sanitize.h"
 #include "judge/technique.h"
 

@@ -1,7 +1,7 @@
 /* Runs every Check suite of the kit; the exit status is non-zero when any test fails. */
 #include "suites.h"
 
-#include "runner/sandbox.h"
+#include "sandbox/sandbox.h"
 
 #include <stdio.h>
 #include <stdlib.h>

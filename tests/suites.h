@@ -2,7 +2,7 @@
 #ifndef CLKIT_TESTS_SUITES_H
 #define CLKIT_TESTS_SUITES_H
 
-#include "judge/registry.h"
+#include "labs/registry.h"
 
 #include <check.h>
 

@@ -1,13 +1,13 @@
 #include "cli/batch.h"
 #include "pipeline.h"
 
-#include "judge/labs.h"
-#include "judge/registry.h"
+#include "labs/spec.h"
+#include "labs/registry.h"
 #include "report/export.h"
 #include "report/html.h"
 #include "report/outfile.h"
-#include "report/safetext.h"
-#include "runner/sandbox.h"
+#include "judge/safetext.h"
+#include "sandbox/sandbox.h"
 #include "device.h"
 #include "timing.h"
 

@@ -1,7 +1,7 @@
 #include "cli/cli.h"
 
-#include "judge/labs.h"
-#include "judge/registry.h"
+#include "labs/spec.h"
+#include "labs/registry.h"
 
 #include <getopt.h>
 #include <stdio.h>

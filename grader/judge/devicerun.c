@@ -1,8 +1,8 @@
 #include "judge/devicerun.h"
 
 #include "judge/sanitize.h"
-#include "perf/runperf.h"
-#include "report/safetext.h"
+#include "judge/runperf.h"
+#include "judge/safetext.h"
 
 #include <limits.h>
 #include <stdio.h>

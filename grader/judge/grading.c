@@ -1,6 +1,6 @@
 #include "judge/grading.h"
 
-#include "runner/scratch.h"
+#include "sandbox/scratch.h"
 #include "timing.h"
 
 #include <stdio.h>

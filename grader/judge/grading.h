@@ -6,7 +6,7 @@
 #include "cli/cli.h"
 #include "judge/result.h"
 #include "report/report.h"
-#include "runner/sandbox.h"
+#include "sandbox/sandbox.h"
 
 #include <limits.h>
 #include <stdint.h>

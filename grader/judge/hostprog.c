@@ -2,14 +2,14 @@
 
 #include "files.h"
 #include "ledger.h"
-#include "judge/compare.h"
+#include "wire/compare.h"
 #include "judge/probe.h"
 #include "judge/rules.h"
 #include "judge/sanitize.h"
 #include "options.h"
 #include "problem.h"
-#include "runner/sandbox.h"
-#include "runner/scratch.h"
+#include "sandbox/sandbox.h"
+#include "sandbox/scratch.h"
 #include "text.h"
 
 #include <stdio.h>

@@ -4,7 +4,7 @@
 #define CLKIT_GRADER_HOSTPROG_H
 
 #include "judge/grading.h"
-#include "judge/labs.h"
+#include "labs/spec.h"
 #include "judge/result.h"
 
 #include <stdint.h>

@@ -3,7 +3,7 @@
 #ifndef CLKIT_GRADER_MISMATCH_H
 #define CLKIT_GRADER_MISMATCH_H
 
-#include "judge/compare.h"
+#include "wire/compare.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
 #include "judge/result.h"
 
-#include "report/safetext.h"
+#include "judge/safetext.h"
 
 #include <math.h>
 #include <stdio.h>

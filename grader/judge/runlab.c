@@ -1,10 +1,10 @@
 #include "judge/runlab.h"
 
 #include "files.h"
-#include "judge/harness.h"
+#include "wire/harness.h"
 #include "judge/rules.h"
-#include "report/safetext.h"
-#include "runner/scratch.h"
+#include "judge/safetext.h"
+#include "sandbox/scratch.h"
 #include "timing.h"
 
 #include <stdio.h>
@@ -269,7 +269,7 @@ static int judge_case(struct lab_run *r, const struct grade_case *c, uint64_t se
         const char *hint = clk_error_hint(status);
         snprintf(verdict->values, sizeof verdict->values, "the launch failed with %s%s%s", clk_error_name(status),
                  hint[0] ? ": " : "", hint);
-    } else if (harness_judge(r->lab->family, &launch, request.guard, request.guard_bits, &raw, verdict) != 0) {
+    } else if (guard_check(r->lab->family, &launch, request.guard, request.guard_bits, &raw, verdict) != 0) {
         rc = -1;
     }
     session_unmap_buffers(data, bytes);

@@ -4,10 +4,11 @@
 #define CLKIT_GRADER_RUNLAB_H
 
 #include "judge/grading.h"
-#include "judge/harness.h"
-#include "judge/labs.h"
-#include "perf/profile.h"
-#include "runner/session.h"
+#include "judge/guard_check.h"
+#include "wire/harness.h"
+#include "labs/spec.h"
+#include "wire/profile.h"
+#include "judge/session.h"
 
 #include <limits.h>
 #include <stdint.h>

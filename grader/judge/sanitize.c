@@ -1,9 +1,9 @@
 #include "judge/sanitize.h"
 
 #include "files.h"
-#include "runner/sandbox.h"
-#include "runner/scratch.h"
-#include "report/safetext.h"
+#include "sandbox/sandbox.h"
+#include "sandbox/scratch.h"
+#include "judge/safetext.h"
 #include "text.h"
 
 #include <limits.h>

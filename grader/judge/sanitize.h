@@ -5,7 +5,7 @@
 
 #include "judge/counts.h"
 #include "judge/grading.h"
-#include "judge/labs.h"
+#include "labs/spec.h"
 #include "judge/runlab.h"
 
 #include <limits.h>

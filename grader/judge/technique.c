@@ -1,6 +1,5 @@
 #include "judge/technique.h"
 
-#include "judge/families_hist.h"
 #include "judge/sanitize.h"
 #include "text.h"
 
@@ -82,7 +81,7 @@ int technique_judge(const struct grade_lab_spec *lab, const struct technique_cou
     case TECHNIQUE_HALO_TILE:
         return technique_judge_halo(s, c, text, size);
     case TECHNIQUE_PRIVATE_BINS:
-        return hist_judge_private_bins(s, c, text, size);
+        return technique_judge_private_bins(s, c, text, size);
     case TECHNIQUE_ONE_STORE:
         snprintf(text, size, "global stores: %.0f for %zu elements (one per element; a loop that steps by the "
                  "work-group size instead of the grid writes each element once per work-group)",

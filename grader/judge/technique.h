@@ -3,7 +3,7 @@
 #define CLKIT_GRADER_TECHNIQUE_H
 
 #include "judge/counts.h"
-#include "judge/labs.h"
+#include "labs/spec.h"
 #include "judge/result.h"
 
 struct reference;
@@ -15,6 +15,10 @@ int technique_judge(const struct grade_lab_spec *lab, const struct technique_cou
 /* Lab 9: global loads per output within the halo tile's budget, the filter read through __constant (technique_conv.c). */
 int technique_judge_halo(const struct grade_case *shape, const struct technique_counts *counts, char *text,
                          size_t size);
+
+/* Lab 10 on case shape: global atomics at most one per bin per work-group, and local memory used (technique_hist.c). */
+int technique_judge_private_bins(const struct grade_case *shape, const struct technique_counts *counts, char *text,
+                                 size_t size);
 
 /* Adds the "technique" test to result: the reference judge's counts of the lab's technique case, once the kernel
    is right (correct says so); on a GPU (device_is_gpu) whose profile separates the solution's speed from the

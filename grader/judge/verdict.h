@@ -6,7 +6,7 @@
 #define CLKIT_GRADER_VERDICT_H
 
 #include "judge/grading.h"
-#include "judge/labs.h"
+#include "labs/spec.h"
 #include "judge/result.h"
 #include "judge/runlab.h"
 #include "judge/sanitize.h"

@@ -1,7 +1,7 @@
 #include "perf/bench.h"
 
-#include "judge/labs.h"
-#include "judge/registry.h"
+#include "labs/spec.h"
+#include "labs/registry.h"
 #include "perf/calibrate.h"
 
 #include <errno.h>

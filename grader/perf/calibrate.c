@@ -1,9 +1,9 @@
 #include "perf/calibrate.h"
 
-#include "judge/labs.h"
-#include "judge/registry.h"
+#include "labs/spec.h"
+#include "labs/registry.h"
 #include "judge/runlab.h"
-#include "perf/runperf.h"
+#include "judge/runperf.h"
 #include "text.h"
 #include "timing.h"
 

@@ -3,7 +3,7 @@
 #define CLKIT_GRADER_CALIBRATE_H
 
 #include "judge/grading.h"
-#include "perf/profile.h"
+#include "wire/profile.h"
 
 #include <stddef.h>
 

@@ -2,7 +2,7 @@
 
 #include "report/outfile.h"
 #include "report/report.h"
-#include "report/safetext.h"
+#include "judge/safetext.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>

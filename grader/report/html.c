@@ -4,7 +4,7 @@
 #include "judge/mismatch.h"
 #include "perf/calibrate.h"
 #include "report/outfile.h"
-#include "report/safetext.h"
+#include "judge/safetext.h"
 
 #include <cjson/cJSON.h>
 

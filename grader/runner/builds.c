@@ -1,6 +1,5 @@
 #include "runner/builds.h"
 
-#include "judge/result.h"
 #include "program.h"
 #include "text.h"
 

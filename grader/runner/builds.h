@@ -3,7 +3,7 @@
 #define CLKIT_GRADER_BUILDS_H
 
 #include "context.h"
-#include "judge/labs.h"
+#include "labs/spec.h"
 
 #define MAX_TILES 4
 

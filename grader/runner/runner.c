@@ -1,13 +1,13 @@
 /* clkit-runner: the only grader process that runs submitted code. It builds the kernel, runs the cases and
    timings the judge asks for, and sends back raw buffers and times; it never sees a reference or a score. */
-#include "judge/harness.h"
-#include "judge/registry.h"
-#include "judge/spot.h"
-#include "perf/clblast.h"
-#include "perf/perf.h"
+#include "wire/harness.h"
+#include "labs/registry.h"
+#include "wire/spot.h"
+#include "runner/clblast.h"
+#include "runner/measure.h"
 #include "program.h"
 #include "runner/builds.h"
-#include "runner/wire.h"
+#include "wire/messages.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,0 +1,116 @@
+#define _GNU_SOURCE /* memfd_create */
+#include "judge/session.h"
+#include "timing.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+int session_start(struct session *s, char *const argv[], const struct sandbox_policy *policy,
+                  const struct wire_job *job)
+{
+    memset(&s->reader, 0, sizeof s->reader);
+    struct sandbox_policy with_buffers = *policy;
+    s->broken = s->late = 0;
+    s->ask_limit_s = 0;
+    s->buffers_fd = memfd_create("clkit-buffers", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    s->buffers_size = 0;
+    /* It only ever grows: a runner cannot shrink it under the judge's mapping. */
+    if (s->buffers_fd >= 0 && fcntl(s->buffers_fd, F_ADD_SEALS, F_SEAL_SHRINK) != 0) {
+        close(s->buffers_fd);
+        s->buffers_fd = -1;
+    }
+    with_buffers.shared_fd = s->buffers_fd;
+    if (s->buffers_fd < 0 || sandbox_spawn(argv, &with_buffers, &s->child) != 0) {
+        s->broken = 1;
+        return -1;
+    }
+    if (wire_send(s->child.request_fd, WIRE_JOB, job, sizeof *job, NULL, 0) != 0)
+        s->broken = 1;
+    return s->broken ? -1 : 0;
+}
+
+/* Waits for one whole message, reading the runner's output meanwhile so that it never blocks on a full pipe. */
+static int receive(struct session *s, size_t max_length, struct wire_message *message)
+{
+    double limit = s->ask_limit_s > 0 ? clk_now_s() + s->ask_limit_s : s->child.deadline;
+    for (;;) {
+        struct pollfd fds[2] = {{s->child.reply_fd, POLLIN, 0}, {s->child.output_fd, POLLIN, 0}};
+        double end = limit < s->child.deadline ? limit : s->child.deadline, left = end - clk_now_s();
+        int rc;
+        if (left <= 0) {
+            s->late = end < s->child.deadline;
+            return -1;
+        }
+        if (sandbox_watch(&s->child) != 0) /* stopped for memory: sandbox_finish says so */
+            return -1;
+        if (poll(fds, 2, left < 0.05 ? (int)(left * 1000) + 1 : 50) <= 0)
+            continue;
+        if (fds[1].revents)
+            sandbox_drain(&s->child);
+        if (!fds[0].revents)
+            continue;
+        rc = wire_read_some(s->child.reply_fd, max_length, &s->reader);
+        if (rc < 0)
+            return -1;
+        if (rc == 1) {
+            *message = s->reader.message;
+            memset(&s->reader, 0, sizeof s->reader);
+            return 0;
+        }
+    }
+}
+
+int session_ask(struct session *s, uint32_t type, const void *request, size_t length, uint32_t want,
+                size_t max_length, struct wire_message *reply)
+{
+    memset(reply, 0, sizeof *reply);
+    if (s->broken || (type && wire_send(s->child.request_fd, type, request, length, NULL, 0) != 0) ||
+        receive(s, max_length, reply) != 0 || reply->type != want) {
+        wire_message_free(reply);
+        s->broken = 1;
+        return -1;
+    }
+    return 0;
+}
+
+int session_size_buffers(struct session *s, size_t bytes)
+{
+    if (bytes > s->buffers_size) {
+        if (ftruncate(s->buffers_fd, (off_t)bytes) != 0)
+            return -1;
+        s->buffers_size = bytes;
+    }
+    return 0;
+}
+
+const void *session_map_buffers(struct session *s, size_t bytes)
+{
+    void *data;
+    if (bytes == 0 || bytes > s->buffers_size)
+        return NULL;
+    data = mmap(NULL, bytes, PROT_READ, MAP_SHARED, s->buffers_fd, 0);
+    return data == MAP_FAILED ? NULL : data;
+}
+
+void session_unmap_buffers(const void *data, size_t bytes)
+{
+    if (data)
+        munmap((void *)data, bytes);
+}
+
+void session_end(struct session *s, struct sandbox_outcome *outcome)
+{
+    if (!s->broken)
+        wire_send(s->child.request_fd, WIRE_END, NULL, 0, NULL, 0);
+    else
+        s->child.stop_soon = 1; /* a runner that died is reaped at once; one that misbehaves is stopped */
+    wire_message_free(&s->reader.message);
+    sandbox_finish(&s->child, outcome);
+    if (s->buffers_fd >= 0)
+        close(s->buffers_fd);
+    s->buffers_fd = -1;
+}

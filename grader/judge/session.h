@@ -1,0 +1,41 @@
+/* The judge's side of the wire: a confined runner, its requests and replies, each with the run's deadline. */
+#ifndef CLKIT_GRADER_SESSION_H
+#define CLKIT_GRADER_SESSION_H
+
+#include "sandbox/sandbox.h"
+#include "wire/messages.h"
+
+struct session {
+    struct sandbox_child child;
+    int buffers_fd;   /* the memory file a case's buffers come back through */
+    size_t buffers_size;
+    struct wire_reader reader;
+    int broken; /* the runner died, stalled past the deadline or broke the protocol */
+    double ask_limit_s; /* > 0: the next replies must each come within this many seconds */
+    int late;           /* a reply did not come within ask_limit_s (the runner is then broken) */
+};
+
+/* Starts argv (the runner, perhaps inside Oclgrind) under policy and sends it job; returns 0, or -1. */
+int session_start(struct session *s, char *const argv[], const struct sandbox_policy *policy,
+                  const struct wire_job *job);
+
+/* Sends a request (type 0: none) and waits for a reply of type want of at most max_length bytes; returns 0 with
+   reply filled, or -1 when the runner is gone, out of time (its deadline, or ask_limit_s: then late is set), or
+   answered something else. */
+int session_ask(struct session *s, uint32_t type, const void *request, size_t length, uint32_t want,
+                size_t max_length, struct wire_message *reply);
+
+/* Makes the buffers file hold at least bytes for the next case (it never shrinks); returns 0, or -1. */
+int session_size_buffers(struct session *s, size_t bytes);
+
+/* Maps the first bytes of the buffers file read-only; the file is sealed against shrinking, so reading the
+   mapping never faults. Returns NULL when it is smaller. */
+const void *session_map_buffers(struct session *s, size_t bytes);
+
+/* Unmaps what session_map_buffers returned. */
+void session_unmap_buffers(const void *data, size_t bytes);
+
+/* Ends the runner (asking it to exit first when it is still well) and fills outcome with how it ended. */
+void session_end(struct session *s, struct sandbox_outcome *outcome);
+
+#endif

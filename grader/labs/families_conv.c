@@ -1,0 +1,93 @@
+/* The 2-D convolution family (lab 9): an image, a filter bound to a __constant argument, and a __local halo tile
+   whose size the launch fixes from R. */
+#include "labs/families.h"
+
+#include "conv2d.h"
+#include "data.h"
+#include "problem.h"
+#include "text.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* dims: H, W, R. Work-groups of TILE x TILE work-items (without a tile, the case's local size), one output each. */
+static void set_grid(struct grade_launch *launch, const struct grade_case *c)
+{
+    size_t side = c->tile ? (size_t)c->tile : c->local[0], H = c->dims[0], W = c->dims[1], halo = side + 2 * c->dims[2];
+    launch->work_dims = 2;
+    launch->local[0] = launch->local[1] = side;
+    launch->global[0] = (W + side - 1) / side * side;
+    launch->global[1] = (H + side - 1) / side * side;
+    launch->local_bytes = halo * halo * sizeof(float);
+}
+
+static int conv2d_prepare(const struct grade_case *c, uint64_t seed, struct grade_launch *launch)
+{
+    size_t H = c->dims[0], W = c->dims[1], R = c->dims[2], taps = clk_conv2d_side(R) * clk_conv2d_side(R);
+    if (labs_add_buffer(launch, "in", H * W, 0, c, seed) || labs_add_buffer(launch, "filter", taps, 0, c, seed) ||
+        labs_add_buffer(launch, "out", H * W, 1, c, seed))
+        return -1;
+    launch->shape.count = H * W;
+    launch->shape.rows = H;
+    launch->shape.cols = W;
+    launch->ints[0] = (int)H;
+    launch->ints[1] = (int)W;
+    launch->ints[2] = (int)R;
+    launch->int_count = 3;
+    set_grid(launch, c);
+    if (c->no_reference)
+        return 0;
+    launch->expected = calloc(H * W, sizeof(double));
+    launch->bound = calloc(H * W, sizeof(double));
+    if (!launch->expected || !launch->bound)
+        return -1;
+    clk_ref_conv2d(launch->host[0], H, W, launch->host[1], R, launch->expected, launch->bound);
+    if (c->data == GRADE_EXACT) /* small integers: every sum is exact */
+        memset(launch->bound, 0, H * W * sizeof(double));
+    return 0;
+}
+
+static void conv2d_describe(const struct grade_case *c, char *text, size_t size)
+{
+    snprintf(text, size, "%s %zux%zu image, R %zu", c->data == GRADE_EXACT ? "exact" : "real", c->dims[0],
+             c->dims[1], c->dims[2]);
+    if (c->tile)
+        clk_append(text, size, ", TILE %d", c->tile);
+    else
+        clk_append(text, size, ", local %zux%zu", c->local[0], c->local[0]);
+}
+
+/* The image read once and the output written once: what a halo tile approaches (the filter is small). */
+static double conv2d_bytes(const struct grade_case *c)
+{
+    return 2.0 * sizeof(float) * c->dims[0] * c->dims[1];
+}
+
+static size_t conv2d_length(const struct grade_case *c)
+{
+    return c->dims[0] * c->dims[1];
+}
+
+/* ctx is the seed: each input value drawn alone, as clk_fill_real draws it. */
+static float real_at(const void *ctx, unsigned stream, size_t index)
+{
+    return clk_real_at(*(const uint64_t *)ctx, stream, index);
+}
+
+static void conv2d_spot(const struct grade_case *c, uint64_t seed, size_t index, double *expected, double *bound)
+{
+    size_t W = c->dims[1];
+    clk_ref_conv2d_at(real_at, &seed, c->dims[0], W, c->dims[2], index / W, index % W, expected, bound);
+}
+
+const struct grade_family grade_family_conv2d = {
+    .prepare = conv2d_prepare,
+    .describe = conv2d_describe,
+    .problem = CLK_PROBLEM_CONV2D,
+    .dim_count = 3,
+    .work = conv2d_bytes,
+    .probe_file = "probe_conv2d.cl",
+    .result_length = conv2d_length,
+    .spot = conv2d_spot,
+};

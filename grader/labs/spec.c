@@ -1,0 +1,171 @@
+#include "labs/spec.h"
+
+#include "data.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+size_t labs_tiling_side(int tile, int wpt)
+{
+    return (size_t)(wpt > 0 ? tile / wpt : tile);
+}
+
+const struct grade_tiling *labs_find_tiling(const struct grade_lab_spec *lab, int tile)
+{
+    for (const struct grade_tiling *t = lab->tilings; t && t->tile; t++)
+        if (t->tile == tile)
+            return t;
+    return NULL;
+}
+
+static size_t add_case(struct grade_case *cases, size_t count, size_t max, const struct grade_case *shape,
+                       enum grade_data data, const struct grade_tiling *tiling, size_t local)
+{
+    if (count >= max)
+        return count;
+    cases[count] = *shape;
+    cases[count].data = data;
+    cases[count].tile = tiling ? tiling->tile : 0;
+    cases[count].wpt = tiling ? tiling->wpt : 0;
+    if (local)
+        cases[count].local[0] = cases[count].local[1] = local;
+    return count + 1;
+}
+
+/* One shape under every tiling, or every power-of-two local size, or as it is. */
+static size_t expand_shape(const struct grade_lab_spec *lab, const struct grade_case *shape, enum grade_data data,
+                           size_t max_local, struct grade_case *cases, size_t count, size_t max)
+{
+    if (lab->tilings) {
+        /* A tiling whose work-group the device cannot launch is left out, not failed. */
+        for (const struct grade_tiling *t = lab->tilings; t->tile; t++) {
+            size_t side = labs_tiling_side(t->tile, t->wpt);
+            if (side * side <= max_local)
+                count = add_case(cases, count, max, shape, data, t, side);
+        }
+    } else if (lab->sweep_local_sizes) {
+        for (size_t local = 1; local <= 256 && local <= max_local; local *= 2)
+            count = add_case(cases, count, max, shape, data, NULL, local);
+    } else {
+        count = add_case(cases, count, max, shape, data, NULL, 0);
+    }
+    return count;
+}
+
+size_t labs_expand_cases(const struct grade_lab_spec *lab, size_t max_local, struct grade_case *cases, size_t max)
+{
+    size_t count = 0;
+    for (int data = GRADE_EXACT; data <= GRADE_REAL; data++)
+        for (size_t s = 0; s < lab->shapes->count; s++)
+            if (data == GRADE_EXACT || !lab->shapes->shapes[s].exact_only)
+                count = expand_shape(lab, &lab->shapes->shapes[s], (enum grade_data)data, max_local, cases, count,
+                                     max);
+    return count;
+}
+
+/* Input i's values from the launch's seed: floats of the case's kind, or for an int or uint buffer the exact
+   integers (-4 to 4; 0 to 8 unsigned) as 4-byte words of that type. */
+static void fill_input(const struct grade_launch *launch, int i, float *values)
+{
+    size_t count = launch->counts[i];
+    if (launch->fill) {
+        launch->fill(launch, i, values);
+        return;
+    }
+    if (launch->input_exact || launch->types[i] != COMPARE_FLOAT)
+        clk_fill_exact(values, count, launch->input_seed, (unsigned)i);
+    else
+        clk_fill_real(values, count, launch->input_seed, (unsigned)i);
+    for (size_t k = 0; launch->types[i] != COMPARE_FLOAT && k < count; k++) {
+        int32_t word = (int32_t)values[k] + (launch->types[i] == COMPARE_UINT ? 4 : 0);
+        memcpy(&values[k], &word, sizeof word);
+    }
+}
+
+int labs_add_typed_buffer(struct grade_launch *launch, const char *name, size_t count, int is_output,
+                          enum compare_type type, const struct grade_case *c, uint64_t seed)
+{
+    int i = launch->buffer_count++;
+    launch->names[i] = name;
+    launch->counts[i] = count;
+    launch->is_output[i] = is_output;
+    launch->types[i] = type;
+    launch->host[i] = malloc((count ? count : 1) * sizeof(float));
+    launch->input_seed = seed;
+    launch->input_exact = c->data == GRADE_EXACT;
+    if (is_output)
+        launch->shape.type = type;
+    if (!launch->host[i])
+        return -1;
+    if (!is_output)
+        fill_input(launch, i, launch->host[i]);
+    return 0;
+}
+
+int labs_add_buffer(struct grade_launch *launch, const char *name, size_t count, int is_output,
+                    const struct grade_case *c, uint64_t seed)
+{
+    return labs_add_typed_buffer(launch, name, count, is_output, COMPARE_FLOAT, c, seed);
+}
+
+void labs_drop_inputs(struct grade_launch *launch)
+{
+    for (int i = 0; i < launch->buffer_count; i++) {
+        free(launch->host[i]);
+        launch->host[i] = NULL;
+    }
+}
+
+const float *labs_input(const struct grade_launch *launch, int i, float **made)
+{
+    *made = NULL;
+    if (launch->host[i])
+        return launch->host[i];
+    if (!(*made = malloc((launch->counts[i] ? launch->counts[i] : 1) * sizeof(float))))
+        return NULL;
+    fill_input(launch, i, *made);
+    return *made;
+}
+
+void labs_launch_free(struct grade_launch *launch)
+{
+    for (int i = 0; i < launch->buffer_count; i++)
+        free(launch->host[i]);
+    free(launch->expected);
+    free(launch->bound);
+    memset(launch, 0, sizeof *launch);
+}
+
+const char *labs_test_name(const struct grade_lab_spec *lab, enum grade_test_kind kind)
+{
+    static const char *const names[GRADE_TEST_KINDS] = {
+        [GRADE_TEST_BUILD] = "build",          [GRADE_TEST_EXACT] = "exact cases",
+        [GRADE_TEST_REAL] = "real cases",      [GRADE_TEST_MEMORY] = "memory safety",
+        [GRADE_TEST_TECHNIQUE] = "technique",  [GRADE_TEST_HOST] = "host program",
+    };
+    if (kind == GRADE_TEST_SPEED)
+        return lab->perf.baseline_file ? "speed" : "bandwidth";
+    if (kind == GRADE_TEST_TECHNIQUE && lab->technique.kind == TECHNIQUE_NONE)
+        return NULL;
+    return kind >= 0 && kind < GRADE_TEST_KINDS ? names[kind] : NULL;
+}
+
+double labs_test_points(const struct grade_lab_spec *lab, enum grade_test_kind kind)
+{
+    const struct grade_points *p = &lab->points;
+    const double points[GRADE_TEST_KINDS] = {
+        [GRADE_TEST_BUILD] = p->build, [GRADE_TEST_EXACT] = p->exact,         [GRADE_TEST_REAL] = p->real,
+        [GRADE_TEST_MEMORY] = p->memory, [GRADE_TEST_TECHNIQUE] = p->technique, [GRADE_TEST_HOST] = p->host,
+        [GRADE_TEST_SPEED] = 0.0,
+    };
+    return kind >= 0 && kind < GRADE_TEST_KINDS && labs_test_name(lab, kind) ? points[kind] : 0.0;
+}
+
+int labs_has_test(const struct grade_lab_spec *lab, const char *name)
+{
+    for (int kind = 0; kind < GRADE_TEST_KINDS; kind++)
+        if (labs_test_name(lab, (enum grade_test_kind)kind) &&
+            strcmp(labs_test_name(lab, (enum grade_test_kind)kind), name) == 0)
+            return 1;
+    return 0;
+}

@@ -1,0 +1,221 @@
+/* The labs as data: what a lab spec holds (kernel contract, cases, points, baseline, technique), and what the
+   judge derives from one. Each lab's spec is its own file, grader/labs/labN.c; labs/registry.h lists them. */
+#ifndef CLKIT_GRADER_LABS_H
+#define CLKIT_GRADER_LABS_H
+
+#include "clerr.h"
+#include "labs/layout.h"
+#include "problem.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define GRADE_COUNT(array) (sizeof(array) / sizeof((array)[0]))
+
+enum grade_data { GRADE_EXACT, GRADE_REAL };
+
+/* One correctness case: a problem shape and how it is launched. */
+struct grade_case {
+    enum grade_data data;
+    size_t dims[3];  /* n | M, N, K | rows, cols */
+    size_t local[2]; /* the work-group shape (1-D labs use local[0]) */
+    size_t groups;   /* 1-D labs: work-groups in the grid; 0 for enough to cover n */
+    int tile;        /* built with -DTILE=tile; 0 when the lab has no tile */
+    int wpt;         /* built with -DWPT=wpt: each work-item computes wpt x wpt outputs; 0 when the lab has none */
+    int no_reference; /* a timing case: inputs only, no CPU reference */
+    int exact_only;   /* a shape too large to run twice: exact data only */
+};
+
+/* One build of a tiled kernel: -DTILE=tile, and -DWPT=wpt where wpt > 0; its work-group is (tile / wpt)
+   work-items a side (tile a side without wpt). */
+struct grade_tiling {
+    int tile;
+    int wpt;
+};
+
+/* A list of case shapes, which several labs may share (labs/shapes.h). */
+struct grade_shape_set {
+    const struct grade_case *shapes;
+    size_t count;
+};
+
+#define GRADE_MAX_BUFFERS 3
+/* The largest work-group a device's cases use: every GPU and CPU device launches 256, so every device runs the
+   same cases; larger tiles run under the reference judge, which launches 1024. */
+#define GRADE_PORTABLE_LOCAL 256
+#define GRADE_REFERENCE_LOCAL 1024
+
+/* Everything one launch needs: host data, argument order, NDRange, reference and result layout. */
+struct grade_launch {
+    const char *names[GRADE_MAX_BUFFERS];
+    float *host[GRADE_MAX_BUFFERS];
+    size_t counts[GRADE_MAX_BUFFERS];
+    int is_output[GRADE_MAX_BUFFERS];
+    enum compare_type types[GRADE_MAX_BUFFERS]; /* what each buffer's 4-byte words hold: float, int or uint */
+    int buffer_count;
+    size_t local_bytes; /* > 0: a __local argument follows the buffers */
+    int ints[3];
+    int int_count;
+    cl_uint work_dims;
+    size_t global[2];
+    size_t local[2];
+    double *expected;
+    double *bound;
+    struct compare_shape shape;
+    uint64_t input_seed; /* what the inputs were made from, to make them again */
+    int input_exact;
+    /* Makes input i's values (NULL: the kit's integers or reals), set before its buffer is added (lab 10's data). */
+    void (*fill)(const struct grade_launch *launch, int i, float *values);
+    int output_accumulates; /* the kernel adds into its output: a timed launch starts from the poison each time */
+};
+
+/* What differs between kinds of kernel; several labs share one family. */
+struct grade_family {
+    /* Fills launch for case c with inputs from seed; returns 0, or -1 when memory runs out. */
+    int (*prepare)(const struct grade_case *c, uint64_t seed, struct grade_launch *launch);
+    /* Turns the output buffer into the compared result (NULL: the output is the result). */
+    void (*finish)(const struct grade_launch *launch, const float *output, float *result);
+    /* Describes case c in a few words, e.g. "n=65, local 64". */
+    void (*describe)(const struct grade_case *c, char *text, size_t size);
+    /* The problem a host program makes from --size and --seed (common/problem.h): what it must write, and with the
+       kit's probe kernel (probe_file in kernels/, its kernel named PROBE_KERNEL) instead of the lab's, what the
+       probe computes, proof that it runs the kernel it is given. */
+    enum clk_problem_kind problem;
+    const char *probe_file;
+    int dim_count; /* numbers in --size */
+    /* The bytes moved (or, for work_is_flops, the floating-point operations) of case c. */
+    double (*work)(const struct grade_case *c);
+    int work_is_flops;
+    /* What the result's 4-byte words hold, where a host program writes it with --out (COMPARE_FLOAT: floats). */
+    enum compare_type result_type;
+    /* The length of case c's compared result (after finish). */
+    size_t (*result_length)(const struct grade_case *c);
+    /* Element index of case c's result with real data from seed, worked out alone from single inputs, with its
+       bound: the check of a timed run, whose whole reference would cost seconds and a gigabyte. */
+    void (*spot)(const struct grade_case *c, uint64_t seed, size_t index, double *expected, double *bound);
+};
+
+enum grade_size_class {
+    GRADE_SIZE_VECTOR,
+    GRADE_SIZE_MATMUL,
+    GRADE_SIZE_TRANSPOSE,
+    GRADE_SIZE_IMAGE /* the transpose's size, square, with R = the perf's radius (lab 9) */
+};
+
+/* A kernel of kernels/ timed beside a lab's solution in --bench, to show what lies past the lab (not graded). */
+struct grade_further {
+    const char *file;
+    const char *kernel;
+    const struct grade_family *family; /* sets its own work-group */
+};
+
+/* A lab's performance test: the baseline it is timed against, if any, and the timing case. */
+struct grade_perf {
+    const char *baseline_file;   /* in kernels/; NULL: the lab reports its bandwidth only */
+    const char *baseline_kernel;
+    const struct grade_family *baseline_family;
+    const char *baseline_name;   /* for the report: "naive matmul" */
+    struct grade_tiling tiling;  /* the build the lab is timed with; {0}: the profile's size.tile */
+    enum grade_size_class size;  /* which of the profile's sizes */
+    size_t local;                /* 1-D labs: work-group size */
+    size_t groups;               /* 1-D labs: work-groups in the grid, 0 to cover n */
+    size_t radius;               /* GRADE_SIZE_IMAGE: the filter radius R of the timed case */
+    const char *cpu_note;        /* calibration on a CPU: why the speed test only reports there; NULL to judge it
+                                    by the measured speedups as on any device */
+    const char *handout;         /* the HANDOUT.md section that explains the optimisation */
+    struct grade_further further; /* file NULL: none */
+};
+
+/* What a technique check measures with Oclgrind's instruction counts, on one fixed case. */
+enum grade_technique_kind {
+    TECHNIQUE_NONE,
+    TECHNIQUE_GROUP_PARTIALS, /* lab 4: local memory used, one global store per work-group */
+    TECHNIQUE_TILE_REUSE,     /* lab 6: global loads per output element within about 2K/TILE */
+    TECHNIQUE_LOCAL_STAGING,  /* lab 7: staged through local memory, coalesced writes, no bank conflicts */
+    TECHNIQUE_COALESCING,     /* lab 5: few 128-byte segments per warp's access */
+    TECHNIQUE_ONE_STORE,      /* lab 2: one global store per element, whatever the grid */
+    TECHNIQUE_REGISTER_BLOCK, /* lab 8: local loads per FMA within about 2/WPT, global loads within 2K/TILE */
+    TECHNIQUE_HALO_TILE,      /* lab 9: global loads per output within (TILE+2R)^2/TILE^2, the filter __constant */
+    TECHNIQUE_PRIVATE_BINS    /* lab 10: bins in local memory, global atomics one per bin per work-group */
+};
+
+struct grade_technique {
+    enum grade_technique_kind kind;
+    struct grade_case shape; /* the fixed case, exact data */
+};
+
+struct grade_points {
+    double build, exact, real, memory, host, technique; /* technique: 0 when the lab has no technique test */
+};
+
+/* The tests every lab reports, in report order. */
+enum grade_test_kind {
+    GRADE_TEST_BUILD,
+    GRADE_TEST_EXACT,
+    GRADE_TEST_REAL,
+    GRADE_TEST_MEMORY,
+    GRADE_TEST_TECHNIQUE,
+    GRADE_TEST_HOST,
+    GRADE_TEST_SPEED,
+    GRADE_TEST_KINDS
+};
+
+struct grade_lab_spec {
+    const char *name;        /* "lab4" */
+    const char *title;       /* "local-memory reduction" */
+    const char *kernel_file; /* "reduce.cl" */
+    const char *kernel_name; /* "dot_local" */
+    const struct grade_family *family;
+    const struct grade_shape_set *shapes; /* data kind and tile are filled in by labs_expand_cases */
+    const struct grade_tiling *tilings; /* the builds to run every shape under, ended by {0}; NULL for none */
+    int sweep_local_sizes;   /* run every power-of-two local size from 1 to 256 */
+    const char *host_size;   /* --size for the host-program test */
+    const char *host_small;  /* a second, small --size, not a multiple of the host's work-group size */
+    int host_grid_covers;    /* the host launches one work-item per output (WPT x WPT with -DWPT=): no work-group
+                                may lie wholly past the result; 0 where a grid-stride loop lets any grid do */
+    struct grade_points points;
+    struct grade_perf perf;
+    struct grade_technique technique;
+};
+
+/* Expands a lab's shapes into its cases (exact then real, every tiling whose work-group fits in max_local, every
+   local size up to max_local). */
+size_t labs_expand_cases(const struct grade_lab_spec *lab, size_t max_local, struct grade_case *cases, size_t max);
+
+/* The work-items a side of a tiling's work-group: tile / wpt, or tile without wpt. */
+size_t labs_tiling_side(int tile, int wpt);
+
+/* Returns lab's tiling with that tile, or NULL when the lab has none. */
+const struct grade_tiling *labs_find_tiling(const struct grade_lab_spec *lab, int tile);
+
+/* Adds a buffer of count floats to launch; an input is filled from (seed, its index) with c's kind of data. */
+int labs_add_buffer(struct grade_launch *launch, const char *name, size_t count, int is_output,
+                    const struct grade_case *c, uint64_t seed);
+
+/* Adds a buffer of count 4-byte words of type (float, int or uint) to launch; an input is filled from (seed, its
+   index), integers for an integer type; an output sets the result's type. */
+int labs_add_typed_buffer(struct grade_launch *launch, const char *name, size_t count, int is_output,
+                          enum compare_type type, const struct grade_case *c, uint64_t seed);
+
+/* Frees launch's inputs once its reference is made: labs_input makes them again when needed, so that the
+   judge does not hold a large case's inputs while the kernel runs. */
+void labs_drop_inputs(struct grade_launch *launch);
+
+/* Returns input i of launch: its host copy, or (after labs_drop_inputs) a new copy made again from its
+   seed, stored in *made for the caller to free; NULL when memory runs out. */
+const float *labs_input(const struct grade_launch *launch, int i, float **made);
+
+/* Returns the name of lab's test of that kind ("speed" or "bandwidth" for GRADE_TEST_SPEED), or NULL when the lab
+   has no such test. */
+const char *labs_test_name(const struct grade_lab_spec *lab, enum grade_test_kind kind);
+
+/* Returns the points of lab's test of that kind: the same on every device, flag and install (speed: 0). */
+double labs_test_points(const struct grade_lab_spec *lab, enum grade_test_kind kind);
+
+/* Returns 1 when name is the name of one of lab's tests. */
+int labs_has_test(const struct grade_lab_spec *lab, const char *name);
+
+/* Frees what a family's prepare allocated. */
+void labs_launch_free(struct grade_launch *launch);
+
+#endif

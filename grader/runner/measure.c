@@ -1,0 +1,199 @@
+#include "runner/measure.h"
+
+#include "wire/compare.h"
+#include "wire/harness.h"
+#include "program.h"
+#include "timing.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define WARMUPS 2
+#define MIN_PAIRS 7
+#define MAX_PAIRS 63
+#define SETTLED_SPREAD 0.05
+
+/* Fills k's outputs with NaN: before the first launch, so that an output left unwritten cannot pass the timed
+   run's check by luck, and before every timed launch, so that a kernel that keeps its answer in the output and
+   skips the work on later launches is timed doing the work (its last launch's result is then what is checked). */
+static cl_int poison_outputs(const struct clk_env *env, struct perf_kernel *k)
+{
+    cl_int status = CL_SUCCESS;
+    for (int i = 0; i < k->launch.buffer_count; i++)
+        if (k->launch.is_output[i])
+            CL_CHECK_STATUS(status, clEnqueueFillBuffer(env->queue, k->buffers[i],
+                                                        &(const uint32_t){COMPARE_POISON_BITS}, sizeof(uint32_t), 0,
+                                                        k->launch.counts[i] * sizeof(float), 0, NULL, NULL));
+cleanup:
+    return status;
+}
+
+cl_int perf_setup(const struct clk_env *env, struct perf_kernel *k)
+{
+    cl_int status = CL_SUCCESS;
+    for (int i = 0; i < k->launch.buffer_count; i++) {
+        cl_mem_flags flags = k->launch.is_output[i] ? CL_MEM_READ_WRITE : CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR;
+        CL_CHECK_STATUS(status, (k->buffers[i] = clCreateBuffer(env->context, flags,
+                                                                k->launch.counts[i] * sizeof(float),
+                                                                k->launch.is_output[i] ? NULL : k->launch.host[i],
+                                                                &status),
+                                 status));
+    }
+    CL_PASS(status, poison_outputs(env, k));
+    CL_PASS(status, harness_bind(k->kernel, &k->launch, k->buffers));
+cleanup:
+    return status;
+}
+
+void perf_release(struct perf_kernel *k)
+{
+    for (int i = 0; i < GRADE_MAX_BUFFERS; i++)
+        if (k->buffers[i])
+            clReleaseMemObject(k->buffers[i]);
+    memset(k->buffers, 0, sizeof k->buffers);
+    labs_launch_free(&k->launch);
+}
+
+/* One timed launch of k from poisoned outputs: its event's time (the filling is not in it). */
+static cl_int time_once(const struct clk_env *env, struct perf_kernel *k, double *ms)
+{
+    cl_int status = poison_outputs(env, k);
+    return status != CL_SUCCESS ? status
+                                : clk_time_kernel(env->queue, k->kernel, k->launch.work_dims, k->launch.global,
+                                                  k->launch.local, 0, 1, ms);
+}
+
+cl_int perf_time(const struct clk_env *env, struct perf_kernel *k, int runs, double *ms)
+{
+    double times[MAX_PAIRS];
+    cl_int status = CL_SUCCESS;
+    int done = 0;
+    runs = runs < 1 ? 1 : runs > MAX_PAIRS ? MAX_PAIRS : runs;
+    CL_PASS(status, time_once(env, k, &times[0])); /* the warm-up */
+    for (; done < runs; done++)
+        CL_PASS(status, time_once(env, k, &times[done]));
+cleanup:
+    *ms = done ? clk_median(times, (size_t)done) : 0.0;
+    return status;
+}
+
+double perf_spread(const double *ratios, int count)
+{
+    double sorted[MAX_PAIRS], median;
+    if (count < 2)
+        return 0.0;
+    if (count > MAX_PAIRS)
+        count = MAX_PAIRS;
+    memcpy(sorted, ratios, (size_t)count * sizeof *sorted);
+    clk_sort_doubles(sorted, (size_t)count);
+    median = clk_median(sorted, (size_t)count);
+    return median > 0 ? (sorted[(3 * (count - 1)) / 4] - sorted[(count - 1) / 4]) / median : 0.0;
+}
+
+cl_int perf_compare(const struct clk_env *env, struct perf_kernel *student, struct perf_kernel *baseline,
+                    double budget_s, struct perf_comparison *result)
+{
+    double a[MAX_PAIRS], b[MAX_PAIRS], ratios[MAX_PAIRS], start = clk_now_s();
+    cl_int status = CL_SUCCESS;
+    int n = 0;
+    memset(result, 0, sizeof *result);
+    for (int i = 0; i < WARMUPS; i++) {
+        CL_PASS(status, time_once(env, student, &a[0]));
+        CL_PASS(status, time_once(env, baseline, &b[0]));
+    }
+    while (n < MAX_PAIRS) {
+        CL_PASS(status, time_once(env, student, &a[n]));
+        CL_PASS(status, time_once(env, baseline, &b[n]));
+        ratios[n] = a[n] > 0 ? b[n] / a[n] : 0.0;
+        n++;
+        result->settled = n >= MIN_PAIRS && perf_spread(ratios, n) < SETTLED_SPREAD;
+        if (result->settled || (n >= MIN_PAIRS && clk_now_s() - start > budget_s))
+            break;
+    }
+cleanup:
+    result->pairs = n;
+    result->student_ms = clk_median(a, (size_t)n);
+    result->baseline_ms = clk_median(b, (size_t)n);
+    result->speedup = clk_median(ratios, (size_t)n);
+    result->spread = perf_spread(ratios, n);
+    return status;
+}
+
+/* Builds kernels_dir/file and creates its kernel; returns NULL when it cannot. */
+static cl_kernel probe_kernel(const struct clk_env *env, const char *kernels_dir, const char *file,
+                              const char *name, cl_program *program)
+{
+    char path[1024], *log = NULL;
+    cl_int status = CL_SUCCESS;
+    cl_kernel kernel;
+    snprintf(path, sizeof path, "%s/%s", kernels_dir, file);
+    *program = clk_build_program(env->context, env->info.device, path, "", &log);
+    free(log);
+    if (!*program)
+        return NULL;
+    CL_CHECK_STATUS(status, (kernel = clCreateKernel(*program, name, &status), status));
+    return kernel;
+cleanup:
+    return NULL;
+}
+
+/* A probe's median time over five runs after two warm-ups, or 0 when it cannot run. */
+static double median_run_ms(const struct clk_env *env, cl_kernel kernel, size_t global)
+{
+    double ms = 0.0;
+    return clk_time_kernel(env->queue, kernel, 1, &global, NULL, 2, 5, &ms) == CL_SUCCESS ? ms : 0.0;
+}
+
+double perf_copy_gbps(const struct clk_env *env, const char *kernels_dir, size_t n)
+{
+    cl_program program = NULL;
+    cl_kernel kernel = probe_kernel(env, kernels_dir, "copy.cl", "copy_float4", &program);
+    cl_mem in = NULL, out = NULL;
+    cl_int status = CL_SUCCESS;
+    int n4 = (int)(n / 4);
+    size_t global = (n / 4 + 255) / 256 * 256; /* one float4 each: no loop overhead on any device */
+    double ms = 0.0;
+    if (!kernel)
+        goto cleanup;
+    CL_CHECK_STATUS(status, (in = clCreateBuffer(env->context, CL_MEM_READ_WRITE, (size_t)n4 * 16, NULL, &status),
+                             status));
+    CL_CHECK_STATUS(status, (out = clCreateBuffer(env->context, CL_MEM_READ_WRITE, (size_t)n4 * 16, NULL, &status),
+                             status));
+    CL_CHECK_STATUS(status, clSetKernelArg(kernel, 0, sizeof in, &in));
+    CL_CHECK_STATUS(status, clSetKernelArg(kernel, 1, sizeof out, &out));
+    CL_CHECK_STATUS(status, clSetKernelArg(kernel, 2, sizeof n4, &n4));
+    ms = median_run_ms(env, kernel, global);
+cleanup:
+    if (in) clReleaseMemObject(in);
+    if (out) clReleaseMemObject(out);
+    if (kernel) clReleaseKernel(kernel);
+    if (program) clReleaseProgram(program);
+    return clk_gbps(2.0 * n4 * 16.0, ms);
+}
+
+double perf_fma_gflops(const struct clk_env *env, const char *kernels_dir)
+{
+    cl_program program = NULL;
+    cl_kernel kernel = probe_kernel(env, kernels_dir, "fma.cl", "fma_probe", &program);
+    cl_mem out = NULL;
+    cl_int status = CL_SUCCESS;
+    size_t global = env->info.is_gpu ? (size_t)1 << 20 : (size_t)1 << 13;
+    int iterations = env->info.is_gpu ? 2048 : 512;
+    double ms = 0.0;
+    if (!kernel)
+        goto cleanup;
+    CL_CHECK_STATUS(status, (out = clCreateBuffer(env->context, CL_MEM_WRITE_ONLY, global * sizeof(float), NULL,
+                                                  &status),
+                             status));
+    CL_CHECK_STATUS(status, clSetKernelArg(kernel, 0, sizeof out, &out));
+    CL_CHECK_STATUS(status, clSetKernelArg(kernel, 1, sizeof iterations, &iterations));
+    ms = median_run_ms(env, kernel, global);
+cleanup:
+    if (out) clReleaseMemObject(out);
+    if (kernel) clReleaseKernel(kernel);
+    if (program) clReleaseProgram(program);
+    return ms > 0 ? 16.0 * iterations * (double)global / (ms * 1e6) : 0.0;
+}

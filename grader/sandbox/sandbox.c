@@ -1,0 +1,741 @@
+#define _GNU_SOURCE /* pipe2, environ */
+#include "sandbox/sandbox.h"
+
+#include "sandbox/landlock.h"
+#include "timing.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <poll.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define RUNNER_USER "clkit-runner"
+#define WATCH_PERIOD_S 0.05 /* how often a run's memory is sampled: what it can take beyond its cap meanwhile */
+#define MAX_PROCESSES 8192
+#define PEAK_FILE ".clkit-peak" /* in the run's folder: the most it held, for a solutions run's measured need */
+#define SHM_LIMIT "16777216"    /* bytes of the private /dev/shm */
+#define FILE_SIZE_LIMIT ((rlim_t)256 << 20)
+#define OPEN_FILES_LIMIT 256
+#define TASK_ALLOWANCE 128
+#define TMP_LIMIT "268435456" /* bytes of the private /tmp */
+#define MAX_ENV 24
+
+/* Who untrusted code runs as: an unprivileged user when the grader is root, else the grader's own user. */
+static struct {
+    int resolved, drop;
+    int shared; /* a worker beside others without a user of its own: the task cap is shared */
+    uid_t uid;
+    gid_t gid;
+    char name[32];
+} runner;
+
+static int worker_index; /* this process's worker in a batch: 0 for the first or only one */
+
+void sandbox_worker(int worker)
+{
+    worker_index = worker > 0 ? worker : 0;
+    runner.resolved = 0;
+}
+
+static int bubblewrap = -1; /* unknown until first asked */
+static int landlock = -1;
+
+static void resolve_runner(void)
+{
+    struct passwd *pw;
+    char other[32];
+    if (runner.resolved)
+        return;
+    runner.resolved = 1;
+    runner.uid = getuid();
+    runner.gid = getgid();
+    if (geteuid() != 0)
+        return;
+    /* Worker 0 shares its user when the workers beside it have none of their own. */
+    snprintf(other, sizeof other, RUNNER_USER "-%d", worker_index > 0 ? worker_index : 1);
+    runner.shared = getpwnam(other) == NULL;
+    pw = worker_index > 0 && !runner.shared ? getpwnam(other) : NULL;
+    if (!pw)
+        pw = getpwnam(RUNNER_USER);
+    if (!pw)
+        pw = getpwnam("nobody");
+    if (pw && pw->pw_uid != 0) {
+        runner.drop = 1;
+        runner.uid = pw->pw_uid;
+        runner.gid = pw->pw_gid;
+        snprintf(runner.name, sizeof runner.name, "%s", pw->pw_name);
+    }
+}
+
+static rlim_t task_shares = 1; /* judges side by side that confine code as the same user */
+
+void sandbox_share_tasks(int judges)
+{
+    task_shares = judges > 1 ? (rlim_t)judges : 1;
+}
+
+/* The share of the task cap a run gets: one allowance, unless its user is shared with workers beside it. */
+static rlim_t task_share(void)
+{
+    return task_shares > 1 && (!runner.drop || runner.shared) ? task_shares : 1;
+}
+
+/* Tasks (processes and threads) the user already has, so a per-user cap leaves room for exactly our allowance. */
+static rlim_t tasks_of(uid_t uid)
+{
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    rlim_t tasks = 0;
+    while (d && (e = readdir(d)) != NULL) {
+        char path[300], line[256];
+        unsigned owner = 0, threads = 0;
+        FILE *f;
+        if (e->d_name[0] < '0' || e->d_name[0] > '9')
+            continue;
+        snprintf(path, sizeof path, "/proc/%s/status", e->d_name);
+        if (!(f = fopen(path, "r")))
+            continue;
+        while (fgets(line, sizeof line, f)) {
+            sscanf(line, "Uid: %u", &owner);
+            sscanf(line, "Threads: %u", &threads);
+        }
+        fclose(f);
+        if (owner == uid)
+            tasks += threads;
+    }
+    if (d)
+        closedir(d);
+    return tasks;
+}
+
+static void set_limit(int resource, rlim_t value)
+{
+    struct rlimit limit = {value, value};
+    setrlimit(resource, &limit);
+}
+
+static size_t memory_limit_of(const struct sandbox_policy *p)
+{
+    return !p->untrusted ? 0 : p->memory_limit ? p->memory_limit : SANDBOX_MEMORY_DEFAULT;
+}
+
+/* The judge's watch (sandbox_watch) holds a run to its memory cap; each process also gets a hard limit above it,
+   for what one could take between two samples. NVIDIA's driver reserves far more address space than it uses:
+   cap the data segment there instead. */
+static void limit_resources(const struct sandbox_policy *p, rlim_t tasks)
+{
+    struct stat st;
+    set_limit(RLIMIT_CORE, 0);
+    set_limit(RLIMIT_FSIZE, FILE_SIZE_LIMIT);
+    set_limit(RLIMIT_NOFILE, OPEN_FILES_LIMIT);
+    set_limit(RLIMIT_CPU, (rlim_t)(4 * p->timeout_s + 30));
+    set_limit(stat("/dev/nvidiactl", &st) == 0 ? RLIMIT_DATA : RLIMIT_AS,
+              (rlim_t)memory_limit_of(p) * 2 + ((rlim_t)2 << 30));
+    set_limit(RLIMIT_NPROC, tasks);
+}
+
+static int ask_bubblewrap(void)
+{
+    const char *setting = getenv("CLKIT_BUBBLEWRAP");
+    struct sandbox_policy probe = {.untrusted = 1, .timeout_s = 10, .output_limit = 4096};
+    struct sandbox_outcome outcome;
+    char *argv[] = {"/bin/true", NULL};
+    if (setting && strcmp(setting, "0") == 0)
+        return 0;
+    bubblewrap = 1;
+    if (sandbox_exec(argv, &probe, &outcome) != 0 || outcome.end != SANDBOX_EXITED || outcome.code != 0)
+        bubblewrap = 0;
+    sandbox_outcome_free(&outcome);
+    return bubblewrap;
+}
+
+static int landlock_wanted(void)
+{
+    const char *setting = getenv("CLKIT_LANDLOCK");
+    return (!setting || strcmp(setting, "0") != 0) && landlock_abi() > 0;
+}
+
+static int use_bubblewrap(void)
+{
+    if (bubblewrap < 0 && access("/usr/bin/bwrap", X_OK) != 0)
+        bubblewrap = 0;
+    return bubblewrap < 0 ? ask_bubblewrap() : bubblewrap;
+}
+
+/* bwrap's arguments: a read-only root, the scratch folders, hidden kit and classmates, no network, own pids. */
+static int bubblewrap_argv(const struct sandbox_policy *p, char *const argv[], const char **out, int max)
+{
+    struct stat st;
+    int n = 0;
+    /* Private, small /dev/shm and /run: nothing a run leaves there reaches the next, nor does a socket there. */
+    const char *head[] = {"/usr/bin/bwrap", "--ro-bind", "/", "/", "--dev-bind", "/dev", "/dev", "--proc", "/proc",
+                          "--size", SHM_LIMIT, "--tmpfs", "/dev/shm", "--size", "65536", "--tmpfs", "/run",
+                          "--unshare-all", "--die-with-parent", "--new-session", NULL};
+    for (int i = 0; head[i]; i++)
+        out[n++] = head[i];
+    for (int i = 0; i < SANDBOX_MAX_HIDDEN; i++)
+        if (p->hidden[i] && stat(p->hidden[i], &st) == 0 && S_ISDIR(st.st_mode))
+            out[n++] = "--size", out[n++] = "65536", out[n++] = "--tmpfs", out[n++] = p->hidden[i];
+    /* A private /tmp in memory, capped so that files there cannot take the machine's memory. */
+    out[n++] = "--size", out[n++] = TMP_LIMIT, out[n++] = "--tmpfs", out[n++] = "/tmp";
+    if (p->readable)
+        out[n++] = "--ro-bind", out[n++] = p->readable, out[n++] = p->readable;
+    if (p->writable)
+        out[n++] = "--bind", out[n++] = p->writable, out[n++] = p->writable;
+    if (p->workdir)
+        out[n++] = "--chdir", out[n++] = p->workdir;
+    out[n++] = "--";
+    for (int i = 0; argv[i] && n < max - 1; i++)
+        out[n++] = argv[i];
+    out[n] = NULL;
+    return n;
+}
+
+/* A clean environment: a fixed PATH and locale, HOME and caches in the writable folder, and the few variables
+   that choose an OpenCL device. */
+static void clean_environment(const struct sandbox_policy *p, char env[MAX_ENV][1024], char **envp)
+{
+    const char *kept[] = {"OCL_ICD_VENDORS", "OCL_ICD_FILENAMES", "POCL_DEVICES", "POCL_MAX_PTHREAD_COUNT",
+                          "CUDA_VISIBLE_DEVICES", "LD_LIBRARY_PATH", "NO_COLOR", NULL};
+    const char *home = p->writable ? p->writable : "/tmp";
+    int n = 0;
+    snprintf(env[n++], 1024, "PATH=/usr/local/bin:/usr/bin:/bin");
+    snprintf(env[n++], 1024, "LC_ALL=C");
+    snprintf(env[n++], 1024, "HOME=%s", home);
+    snprintf(env[n++], 1024, "TMPDIR=%s", home);
+    snprintf(env[n++], 1024, "POCL_CACHE_DIR=%s/pocl-cache", home); /* scratch.c fills both from trusted copies */
+    snprintf(env[n++], 1024, "CUDA_CACHE_PATH=%s/nv-cache", home);
+    snprintf(env[n++], 1024, "XDG_CACHE_HOME=%s/cache", home);
+    /* Oclgrind on one thread: a kernel that reads memory it never wrote gets what an earlier work-group left there,
+       and that must be the same on every machine. */
+    snprintf(env[n++], 1024, "OCLGRIND_NUM_THREADS=1");
+    for (const char *at = p->setting; at && *at && n < MAX_ENV - 8;) { /* one NAME=value a line */
+        size_t length = strcspn(at, "\n");
+        if (length < 1000)
+            snprintf(env[n++], 1024, "%.*s", (int)length, at);
+        at += length + (at[length] == '\n');
+    }
+    for (int i = 0; kept[i] && n < MAX_ENV - 1; i++)
+        if (getenv(kept[i]) && strlen(getenv(kept[i])) < 900)
+            snprintf(env[n++], 1024, "%s=%s", kept[i], getenv(kept[i]));
+    for (int i = 0; i < n; i++)
+        envp[i] = env[i];
+    envp[n] = NULL;
+}
+
+#if defined(__x86_64__)
+#define NATIVE_ARCH AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define NATIVE_ARCH AUDIT_ARCH_AARCH64
+#endif
+
+/* A seccomp filter: no Unix socket of its own (a pathname socket outside, an instructor's session or a system
+   service, is reachable through any layer that leaves its path visible), no io_uring (which could open one behind
+   the filter's back), no system call of another ABI. Pairs of connected sockets stay allowed. */
+static int deny_unix_sockets(void)
+{
+#ifdef NATIVE_ARCH
+    struct sock_filter code[] = {
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NATIVE_ARCH, 1, 0),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EACCES),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+        BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 4, 0), /* x32's numbers */
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_io_uring_setup, 3, 0),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socket, 0, 3),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_UNIX, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EACCES),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    };
+    struct sock_fprog program = {.len = sizeof code / sizeof *code, .filter = code};
+    return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program, 0, 0) == 0 ? 0 : -1;
+#else
+    return 0; /* no filter written for this architecture: the other layers only */
+#endif
+}
+
+/* In the child: only the descriptors it needs, its own session, its limits and its user; then exec. */
+static void become_confined(char *const argv[], const struct sandbox_policy *p, const int fds[4], rlim_t tasks,
+                            char **envp)
+{
+    const char *wrapped[96];
+    setsid();
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    int high[4]; /* moved out of the way first, so that no target number overwrites another source */
+    for (int i = 0; i < 4; i++)
+        high[i] = fds[i] >= 0 && (i < 3 || fds[i] > 0) ? fcntl(fds[i], F_DUPFD_CLOEXEC, 100) : -1;
+    dup2(high[0], STDIN_FILENO);
+    dup2(high[1], STDOUT_FILENO);
+    dup2(high[1], STDERR_FILENO);
+    if (high[2] >= 0)
+        dup2(high[2], 3);
+    if (high[3] >= 0)
+        dup2(high[3], 4);
+    for (int fd = high[3] >= 0 ? 5 : high[2] >= 0 ? 4 : 3; fd < OPEN_FILES_LIMIT * 4; fd++)
+        close(fd);
+    if (p->workdir && chdir(p->workdir) != 0)
+        _exit(126);
+    if (p->untrusted) {
+        limit_resources(p, tasks);
+        if (runner.drop && (setgroups(0, NULL) != 0 || setgid(runner.gid) != 0 || setuid(runner.uid) != 0))
+            _exit(126);
+        prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+        if (deny_unix_sockets() != 0)
+            _exit(126);
+        if (bubblewrap == 1) {
+            bubblewrap_argv(p, argv, wrapped, 96);
+            execve(wrapped[0], (char **)wrapped, envp);
+            _exit(126);
+        }
+        /* Without bubblewrap, Landlock keeps the kit, the results and the grader out of reach, also for a grader
+           that is not root (bubblewrap could not mount inside it, so it is the fallback only). */
+        if (landlock == 1 && landlock_confine(p->writable, p->hidden, SANDBOX_MAX_HIDDEN) != 0)
+            _exit(126);
+    }
+    execve(argv[0], argv, p->untrusted ? envp : environ);
+    fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
+    _exit(127);
+}
+
+static int open_pipes(int wire, int out[2], int request[2], int reply[2])
+{
+    request[0] = request[1] = reply[0] = reply[1] = -1;
+    if (pipe2(out, O_CLOEXEC) != 0)
+        return -1;
+    if (!wire)
+        return (request[0] = open("/dev/null", O_RDONLY | O_CLOEXEC)) >= 0 ? 0 : -1;
+    return pipe2(request, O_CLOEXEC) == 0 && pipe2(reply, O_CLOEXEC) == 0 ? 0 : -1;
+}
+
+static void close_fd(int *fd)
+{
+    if (*fd >= 0)
+        close(*fd);
+    *fd = -1;
+}
+
+int sandbox_spawn(char *const argv[], const struct sandbox_policy *p, struct sandbox_child *child)
+{
+    static char env[MAX_ENV][1024];
+    char *envp[MAX_ENV];
+    int out[2] = {-1, -1}, request[2], reply[2];
+    rlim_t tasks = TASK_ALLOWANCE;
+    memset(child, 0, sizeof *child);
+    child->request_fd = child->reply_fd = child->output_fd = -1;
+    child->output_limit = p->output_limit;
+    child->deadline = clk_now_s() + p->timeout_s;
+    if (p->untrusted) {
+        resolve_runner();
+        if (bubblewrap < 0)
+            use_bubblewrap();
+        if (landlock < 0)
+            landlock = landlock_wanted();
+        tasks *= task_share();
+        /* The cap is per user: what that user runs already (other confined runs beside this one, a batch's other
+           workers) comes on top of this run's allowance. */
+        tasks += tasks_of(runner.drop ? runner.uid : getuid());
+    }
+    clean_environment(p, env, envp);
+    fflush(NULL);
+    if (open_pipes(p->wire, out, request, reply) != 0 || (child->pid = fork()) < 0) {
+        int fds[] = {out[0], out[1], request[0], request[1], reply[0], reply[1]};
+        for (int i = 0; i < 6; i++)
+            close_fd(&fds[i]);
+        child->outcome.end = SANDBOX_FAILED;
+        return -1;
+    }
+    if (child->pid == 0) {
+        int fds[4] = {request[0], out[1], reply[1], p->shared_fd};
+        become_confined(argv, p, fds, tasks, envp);
+    }
+    close_fd(&out[1]);
+    close_fd(&request[0]);
+    close_fd(&reply[1]);
+    child->output_fd = out[0];
+    child->wrapped = p->untrusted && bubblewrap == 1;
+    child->memory_limit = child->outcome.memory_limit = memory_limit_of(p);
+    if (p->untrusted && p->writable)
+        snprintf(child->peak_file, sizeof child->peak_file, "%s/" PEAK_FILE, p->writable);
+    child->request_fd = request[1];
+    child->reply_fd = reply[0];
+    fcntl(child->output_fd, F_SETFL, O_NONBLOCK);
+    if (child->reply_fd >= 0)
+        fcntl(child->reply_fd, F_SETFL, O_NONBLOCK);
+    return 0;
+}
+
+int sandbox_drain(struct sandbox_child *child)
+{
+    char chunk[16384];
+    struct sandbox_outcome *o = &child->outcome;
+    for (;;) {
+        ssize_t got = child->output_fd >= 0 ? read(child->output_fd, chunk, sizeof chunk) : 0;
+        size_t keep;
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0 && errno == EAGAIN)
+            return 0;
+        if (got <= 0) {
+            close_fd(&child->output_fd);
+            return -1;
+        }
+        keep = o->output_length < child->output_limit ? child->output_limit - o->output_length : 0;
+        keep = keep < (size_t)got ? keep : (size_t)got;
+        o->output_dropped += (size_t)got - keep;
+        if (keep) {
+            char *grown = realloc(o->output, o->output_length + keep + 1);
+            if (!grown)
+                return 0;
+            memcpy(grown + o->output_length, chunk, keep);
+            o->output = grown;
+            o->output_length += keep;
+            grown[o->output_length] = '\0';
+        }
+    }
+}
+
+/* Kills every process the child left behind: its group, then the orphans, which come back to the grader (a
+   child subreaper) however they left their session; graders running side by side never touch each other's. */
+static void kill_leftovers(pid_t pid)
+{
+    kill(-pid, SIGKILL);
+    sandbox_kill_orphans();
+}
+
+#define MAX_KEPT 32 /* a batch's workers (CLI_MAX_JOBS), or a judge's helper judges */
+static pid_t kept[MAX_KEPT]; /* helper judges: children of this process that are not leftovers */
+
+void sandbox_keep(pid_t pid, int keep)
+{
+    for (int i = 0; i < MAX_KEPT; i++)
+        if (keep ? kept[i] == 0 : kept[i] == pid) {
+            kept[i] = keep ? pid : 0;
+            return;
+        }
+}
+
+static int is_kept(pid_t pid)
+{
+    for (int i = 0; i < MAX_KEPT; i++)
+        if (kept[i] == pid)
+            return 1;
+    return 0;
+}
+
+void sandbox_kill_orphans(void)
+{
+    for (int round = 0; round < 200; round++) {
+        pid_t found[256];
+        int count = 0;
+        DIR *d = opendir("/proc");
+        struct dirent *e;
+        while (d && (e = readdir(d)) != NULL) {
+            char path[300], line[1024], *name_end;
+            int parent = 0;
+            FILE *f;
+            snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+            if (e->d_name[0] < '0' || e->d_name[0] > '9' || !(f = fopen(path, "r")))
+                continue;
+            /* The name may hold spaces and parentheses of its choosing: the fields start after its last ')'. */
+            if (fgets(line, sizeof line, f) && (name_end = strrchr(line, ')')) &&
+                sscanf(name_end + 1, " %*c %d", &parent) == 1 && parent == getpid() &&
+                !is_kept((pid_t)atoi(e->d_name)) && count < 256 && kill((pid_t)atoi(e->d_name), SIGKILL) == 0)
+                found[count++] = (pid_t)atoi(e->d_name);
+            fclose(f);
+        }
+        if (d)
+            closedir(d);
+        for (int i = 0; i < count; i++) /* leftovers only: a helper judge is waited for by whoever started it */
+            waitpid(found[i], NULL, WNOHANG);
+        if (!count)
+            return;
+        usleep(2000);
+    }
+}
+
+/* A set of pids, open addressing: which processes lie below this one. */
+#define PID_SLOTS (MAX_PROCESSES * 2)
+
+static int pid_slot(const pid_t *slots, pid_t pid)
+{
+    unsigned at = (unsigned)pid * 2654435761u % PID_SLOTS;
+    while (slots[at] && slots[at] != pid)
+        at = (at + 1) % PID_SLOTS;
+    return (int)at;
+}
+
+/* Reads every process's parent and resident pages; returns how many. */
+static int read_processes(pid_t *pids, pid_t *parents, long *pages)
+{
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    int count = 0;
+    while (d && count < MAX_PROCESSES && (e = readdir(d)) != NULL) {
+        char path[300], line[1024], *name_end;
+        FILE *f;
+        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+        if (e->d_name[0] < '0' || e->d_name[0] > '9' || !(f = fopen(path, "r")))
+            continue;
+        /* Fields 4 (parent) and 24 (resident pages), counted after the name's last ')'. */
+        if (fgets(line, sizeof line, f) && (name_end = strrchr(line, ')')) &&
+            sscanf(name_end + 1, " %*c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %*u "
+                                 "%*u %ld", &parents[count], &pages[count]) == 2)
+            pids[count++] = (pid_t)atoi(e->d_name);
+        fclose(f);
+    }
+    if (d)
+        closedir(d);
+    return count;
+}
+
+/* The resident memory of every process below this one: a run's, and the orphans it left, which come back to this
+   reaper; not the helper judges beside it (sandbox_keep), which watch their own runs. */
+static size_t memory_below(void)
+{
+    static pid_t pids[MAX_PROCESSES], parents[MAX_PROCESSES], below[PID_SLOTS];
+    static long pages[MAX_PROCESSES];
+    int count = read_processes(pids, parents, pages), grew = 1;
+    size_t total = 0;
+    memset(below, 0, sizeof below);
+    below[pid_slot(below, getpid())] = getpid();
+    for (int pass = 0; grew && pass < 64; pass++) { /* one level deeper each pass */
+        grew = 0;
+        for (int i = 0; i < count; i++) {
+            int slot = pid_slot(below, pids[i]);
+            if (below[slot] || !below[pid_slot(below, parents[i])] || (parents[i] == getpid() && is_kept(pids[i])))
+                continue;
+            below[slot] = pids[i];
+            total += (size_t)(pages[i] > 0 ? pages[i] : 0) * (size_t)sysconf(_SC_PAGESIZE);
+            grew = 1;
+        }
+    }
+    return total;
+}
+
+int sandbox_watch(struct sandbox_child *child)
+{
+    double now = clk_now_s();
+    size_t held;
+    if (child->over_memory)
+        return -1;
+    if (!child->memory_limit || now < child->next_watch)
+        return 0;
+    child->next_watch = now + WATCH_PERIOD_S;
+    held = memory_below();
+    if (held > child->outcome.peak_bytes)
+        child->outcome.peak_bytes = held;
+    if (held <= child->memory_limit)
+        return 0;
+    child->over_memory = 1;
+    kill(-child->pid, SIGKILL);
+    kill(child->pid, SIGKILL);
+    sandbox_kill_orphans();
+    return -1;
+}
+
+/* Notes the run's peak in its folder, the largest of its runs there: a solutions run keeps it as the lab's
+   measured need (scratch_close_run). */
+static void note_peak(const struct sandbox_child *child, size_t peak)
+{
+    char text[32] = "";
+    int fd = open(child->peak_file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    ssize_t got = fd >= 0 ? read(fd, text, sizeof text - 1) : 0;
+    if (fd >= 0)
+        close(fd);
+    text[got > 0 ? got : 0] = '\0';
+    if (strtoull(text, NULL, 10) >= peak)
+        return;
+    unlink(child->peak_file);
+    fd = open(child->peak_file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd >= 0) {
+        snprintf(text, sizeof text, "%zu\n", peak);
+        if (write(fd, text, strlen(text)) < 0)
+            unlink(child->peak_file);
+        close(fd);
+    }
+}
+
+void sandbox_finish(struct sandbox_child *child, struct sandbox_outcome *outcome)
+{
+    int status = 0, timed_out = 0, stopping = child->stop_soon && clk_now_s() + 0.5 < child->deadline;
+    double deadline = stopping ? clk_now_s() + 0.5 : child->deadline;
+    struct rusage usage;
+    pid_t done = 0;
+    memset(&usage, 0, sizeof usage);
+    close_fd(&child->request_fd);
+    while (child->output_fd >= 0 && !timed_out && sandbox_watch(child) == 0) {
+        struct pollfd pfd = {child->output_fd, POLLIN, 0};
+        double left = deadline - clk_now_s();
+        timed_out = left <= 0;
+        if (!timed_out && poll(&pfd, 1, left < WATCH_PERIOD_S ? (int)(left * 1000) + 1 : 50) > 0)
+            sandbox_drain(child);
+    }
+    while (!timed_out && sandbox_watch(child) == 0 && (done = wait4(child->pid, &status, WNOHANG, &usage)) == 0) {
+        timed_out = clk_now_s() >= deadline;
+        usleep(1000);
+    }
+    kill(-child->pid, SIGKILL);
+    kill(child->pid, SIGKILL);
+    if (done <= 0)
+        while (wait4(child->pid, &status, 0, &usage) < 0 && errno == EINTR)
+            ;
+    kill_leftovers(child->pid);
+    close_fd(&child->output_fd);
+    close_fd(&child->reply_fd);
+    if ((size_t)usage.ru_maxrss * 1024 > child->outcome.peak_bytes) /* its largest process, at exit */
+        child->outcome.peak_bytes = (size_t)usage.ru_maxrss * 1024;
+    *outcome = child->outcome;
+    outcome->end = child->over_memory       ? SANDBOX_OUT_OF_MEMORY
+                   : timed_out && stopping ? SANDBOX_STOPPED
+                   : timed_out             ? SANDBOX_TIMED_OUT
+                   : WIFSIGNALED(status)   ? SANDBOX_SIGNALED
+                                           : SANDBOX_EXITED;
+    outcome->code = timed_out || child->over_memory ? 0 : WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status);
+    if (child->wrapped && outcome->end == SANDBOX_EXITED && outcome->code > 128 && outcome->code < 128 + 65) {
+        outcome->end = SANDBOX_SIGNALED;
+        outcome->code -= 128;
+    }
+    if (child->peak_file[0] && outcome->end == SANDBOX_EXITED)
+        note_peak(child, outcome->peak_bytes);
+    memset(&child->outcome, 0, sizeof child->outcome);
+}
+
+int sandbox_exec(char *const argv[], const struct sandbox_policy *policy, struct sandbox_outcome *outcome)
+{
+    struct sandbox_child child;
+    if (sandbox_spawn(argv, policy, &child) != 0) {
+        *outcome = child.outcome;
+        return -1;
+    }
+    sandbox_finish(&child, outcome);
+    return 0;
+}
+
+int sandbox_find_program(const char *name, char *path, size_t size)
+{
+    const char *dirs = getenv("PATH");
+    char *copy = strdup(dirs && dirs[0] ? dirs : "/usr/local/bin:/usr/bin:/bin"), *save = NULL;
+    int rc = -1;
+    if (strchr(name, '/')) { /* a path already: it is used as it is */
+        free(copy);
+        snprintf(path, size, "%s", name);
+        return access(path, X_OK) == 0 ? 0 : -1;
+    }
+    for (char *dir = strtok_r(copy, ":", &save); copy && dir && rc != 0; dir = strtok_r(NULL, ":", &save)) {
+        snprintf(path, size, "%s/%s", dir, name);
+        rc = dir[0] == '/' && access(path, X_OK) == 0 ? 0 : -1;
+    }
+    free(copy);
+    return rc;
+}
+
+void sandbox_init(void)
+{
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+    signal(SIGPIPE, SIG_IGN);
+}
+
+void sandbox_layers(char *text, size_t size)
+{
+    int abi = landlock_abi();
+    resolve_runner();
+    use_bubblewrap();
+    if (landlock < 0)
+        landlock = landlock_wanted();
+    snprintf(text, size, "own session, deadline, memory (from the lab's measured need)/process/CPU/file limits, clean "
+             "environment, no Unix sockets of its own, scratch copy; %s%s%s; %s%s",
+             runner.drop ? "user " : "the grader's own user (not root: no user to drop to)", runner.drop ? runner.name : "",
+             runner.drop && !runner.shared ? " (a batch's workers: one user each)" : "",
+             bubblewrap == 1 ? "bubblewrap: no network, read-only root, private /tmp, /dev/shm and /run, kit hidden"
+                             : "no bubblewrap (not installed, or namespaces not allowed here)",
+             bubblewrap == 1 || landlock != 1 ? ""
+             : abi >= 6 ? "; Landlock: kit hidden, no /dev/shm or /run, writes only to its scratch folder, no TCP, "
+                          "no signals out"
+                        : "; Landlock: kit hidden, no /dev/shm or /run, writes only to its scratch folder");
+}
+
+int sandbox_drops_privileges(void)
+{
+    resolve_runner();
+    return runner.drop;
+}
+
+int sandbox_give(const char *path)
+{
+    resolve_runner();
+    if (!runner.drop)
+        return 0;
+    return lchown(path, runner.uid, runner.gid); /* never through a link the runner planted */
+}
+
+static const char *signal_hint(int sig)
+{
+    switch (sig) {
+    case SIGSEGV: return "SIGSEGV (probably an out-of-bounds access)";
+    case SIGBUS: return "SIGBUS (probably a misaligned or out-of-bounds access)";
+    case SIGFPE: return "SIGFPE (an integer division by zero?)";
+    case SIGABRT: return "SIGABRT (an assertion or the OpenCL runtime gave up)";
+    case SIGILL: return "SIGILL (an illegal instruction)";
+    case SIGKILL: return "SIGKILL (killed, perhaps for using too much memory)";
+    case SIGXCPU: return "SIGXCPU (it used more CPU time than allowed)";
+    case SIGXFSZ: return "SIGXFSZ (it wrote a file larger than allowed)";
+    default: return NULL;
+    }
+}
+
+void sandbox_describe(const struct sandbox_outcome *outcome, int timeout_s, char *text, size_t size)
+{
+    const char *hint;
+    switch (outcome->end) {
+    case SANDBOX_TIMED_OUT:
+        snprintf(text, size, "timed out after %d s (an infinite loop, or a barrier not every work-item reaches?)",
+                 timeout_s);
+        break;
+    case SANDBOX_STOPPED:
+        snprintf(text, size, "broke the grader's protocol and was stopped (what it sent back was not what was asked)");
+        break;
+    case SANDBOX_OUT_OF_MEMORY:
+        snprintf(text, size, "was stopped for using too much memory: its processes held more than %zu MiB together, "
+                 "the most a run of this lab may use (twice what the kit's solution needs, at least %zu MiB)",
+                 outcome->memory_limit >> 20, SANDBOX_MEMORY_FLOOR >> 20);
+        break;
+    case SANDBOX_SIGNALED:
+        hint = signal_hint(outcome->code);
+        if (hint)
+            snprintf(text, size, "crashed with %s", hint);
+        else
+            snprintf(text, size, "crashed with signal %d", outcome->code);
+        break;
+    case SANDBOX_EXITED:
+        snprintf(text, size, "exited with status %d", outcome->code);
+        break;
+    default:
+        snprintf(text, size, "could not be started (fork or pipe failed)");
+    }
+}
+
+void sandbox_outcome_free(struct sandbox_outcome *outcome)
+{
+    free(outcome->output);
+    outcome->output = NULL;
+    outcome->output_length = 0;
+}

@@ -1,0 +1,387 @@
+#include "sandbox/scratch.h"
+
+#include "sandbox/sandbox.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define CACHE_FILES_LIMIT 100000
+#define CACHE_BYTES_LIMIT ((size_t)256 << 20)
+
+/* Limits and rules of one tree copy. */
+struct copy_rules {
+    int refuse_links; /* a submission: a link or special file is an error; else they are skipped */
+    int give;         /* hand each copy to the user confined code runs as */
+    int merge;        /* a file that is already there stays (a cache) */
+    int link;         /* hard-link files instead of copying them (they stay the judge's, read-only to the runner) */
+    mode_t file_mode;
+    size_t files_left, bytes_left;
+    const char *shown; /* the source root as the user knows it, for messages */
+};
+
+static int copy_file(const char *src, const char *dst, const struct stat *st, struct copy_rules *r, char *why,
+                     size_t size)
+{
+    char buffer[65536];
+    ssize_t got;
+    int in, out;
+    if (r->link && link(src, dst) == 0)
+        return 0;
+    in = open(src, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (in < 0) {
+        snprintf(why, size, "cannot read %s: %s", src, strerror(errno));
+        return -1;
+    }
+    out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, r->file_mode | (st->st_mode & 0100));
+    if (out < 0 && errno == EEXIST && r->merge) {
+        close(in);
+        return 0;
+    }
+    if (out < 0) {
+        snprintf(why, size, "cannot write %s: %s", dst, strerror(errno));
+        close(in);
+        return -1;
+    }
+    while ((got = read(in, buffer, sizeof buffer)) > 0 && write(out, buffer, (size_t)got) == got)
+        ;
+    close(in);
+    if (r->give)
+        sandbox_give(dst);
+    if (close(out) != 0 || got != 0) {
+        snprintf(why, size, "cannot copy %s", src);
+        return -1;
+    }
+    return 0;
+}
+
+static int copy_tree(const char *src, const char *dst, struct copy_rules *r, char *why, size_t size);
+
+static int copy_entry(const char *src, const char *dst, struct copy_rules *r, char *why, size_t size)
+{
+    struct stat st;
+    if (lstat(src, &st) != 0) {
+        snprintf(why, size, "cannot read %s: %s", src, strerror(errno));
+        return -1;
+    }
+    if (S_ISDIR(st.st_mode))
+        return copy_tree(src, dst, r, why, size);
+    if (!S_ISREG(st.st_mode)) {
+        if (!r->refuse_links)
+            return 0;
+        snprintf(why, size, "%s is %s: a submission holds regular files only (copy the file itself)", src,
+                 S_ISLNK(st.st_mode) ? "a symbolic link" : "a special file");
+        return -1;
+    }
+    if (r->files_left == 0 || (size_t)st.st_size > r->bytes_left) {
+        snprintf(why, size, "%s holds more than %d files or %zu MiB: a submission holds its lab's sources only",
+                 r->shown, SCRATCH_FILES_LIMIT, SCRATCH_BYTES_LIMIT >> 20);
+        return -1;
+    }
+    r->files_left--;
+    r->bytes_left -= (size_t)st.st_size;
+    return copy_file(src, dst, &st, r, why, size);
+}
+
+static int copy_tree(const char *src, const char *dst, struct copy_rules *r, char *why, size_t size)
+{
+    DIR *d;
+    struct dirent *e;
+    int rc = 0;
+    struct stat st;
+    if ((mkdir(dst, 0755) != 0 && errno != EEXIST) || lstat(dst, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        snprintf(why, size, "cannot create the folder %s", dst); /* a link there is never followed */
+        return -1;
+    }
+    if (r->give)
+        sandbox_give(dst);
+    if (!(d = opendir(src))) {
+        snprintf(why, size, "cannot read the folder %s: %s", src, strerror(errno));
+        return -1;
+    }
+    while (rc == 0 && (e = readdir(d)) != NULL) {
+        char from[4096], to[4096];
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        if (snprintf(from, sizeof from, "%s/%s", src, e->d_name) >= (int)sizeof from ||
+            snprintf(to, sizeof to, "%s/%s", dst, e->d_name) >= (int)sizeof to) {
+            snprintf(why, size, "a path in %s is too long", r->shown);
+            rc = -1;
+        } else {
+            rc = copy_entry(from, to, r, why, size);
+        }
+    }
+    closedir(d);
+    return rc;
+}
+
+int scratch_copy_submission(const char *src, const char *dst, char *why, size_t size)
+{
+    struct copy_rules r = {.refuse_links = 1, .give = 1, .file_mode = 0644, .files_left = SCRATCH_FILES_LIMIT,
+                           .bytes_left = SCRATCH_BYTES_LIMIT, .shown = src};
+    struct stat st;
+    if (lstat(src, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        snprintf(why, size, "%s is %s", src, lstat(src, &st) == 0 ? "not a plain folder (a link?)" : "missing");
+        return -1;
+    }
+    return copy_tree(src, dst, &r, why, size);
+}
+
+static int copy_kit_part(const char *root, const char *part, const char *dst, char *why, size_t size)
+{
+    char from[4096];
+    struct copy_rules r = {.file_mode = 0644, .files_left = 4096, .bytes_left = (size_t)1 << 30, .shown = part};
+    snprintf(from, sizeof from, "%s/%s", root, part);
+    return copy_tree(from, dst, &r, why, size);
+}
+
+/* A single file of the kit, copied with mode (0755 for programs). */
+static int copy_kit_file(const char *root, const char *part, const char *dst, mode_t mode, char *why, size_t size)
+{
+    char from[4096];
+    struct stat st;
+    struct copy_rules r = {.file_mode = mode, .files_left = 1, .bytes_left = (size_t)1 << 30, .shown = part};
+    snprintf(from, sizeof from, "%s/%s", root, part);
+    if (stat(from, &st) != 0) {
+        snprintf(why, size, "%s is missing: run make in the kit", from);
+        return -1;
+    }
+    return copy_file(from, dst, &st, &r, why, size);
+}
+
+int scratch_stage_kit(const char *root, const char *scratch, char *why, size_t size)
+{
+    char kit[4096], path[4200], plugin[4096];
+    const char *folders[] = {"bin", "kernels", "include", "lib", NULL};
+    struct stat st;
+    snprintf(kit, sizeof kit, "%s/kit", scratch);
+    chmod(scratch, 0711);
+    if (mkdir(kit, 0755) != 0)
+        return snprintf(why, size, "cannot create %s: %s", kit, strerror(errno)), -1;
+    for (int i = 0; folders[i]; i++) {
+        snprintf(path, sizeof path, "%s/%s", kit, folders[i]);
+        if (mkdir(path, 0755) != 0)
+            return snprintf(why, size, "cannot create %s", path), -1;
+    }
+    snprintf(plugin, sizeof plugin, "%s/build/grader/oclgrind/libclkit-coalesce.so", root);
+    snprintf(path, sizeof path, "%s/bin/libclkit-coalesce.so", kit);
+    if (stat(plugin, &st) == 0 &&
+        copy_kit_file(root, "build/grader/oclgrind/libclkit-coalesce.so", path, 0755, why, size) != 0)
+        return -1;
+    snprintf(path, sizeof path, "%s/bin/clkit-runner", kit);
+    if (copy_kit_file(root, "build/grader/clkit-runner", path, 0755, why, size) != 0)
+        return -1;
+    snprintf(path, sizeof path, "%s/lib/libclkit.a", kit);
+    if (copy_kit_file(root, "build/libclkit.a", path, 0644, why, size) != 0)
+        return -1;
+    snprintf(path, sizeof path, "%s/kernels", kit);
+    if (copy_kit_part(root, "kernels", path, why, size) != 0)
+        return -1;
+    snprintf(path, sizeof path, "%s/include", kit);
+    return copy_kit_part(root, "common", path, why, size);
+}
+
+/* The kernel caches a run keeps in its folder (sandbox.c points PoCL's there) and the judge's trusted copies,
+   shared with later runs by hard links. Only programs of the kit's own kernels are ever kept (baselines, peaks):
+   never a solution's, which a student's run could read. NVIDIA's cache, an index rewritten in place that cannot
+   be sorted by program, is never kept. */
+#define TRUSTED_CACHES "build/kit-kernel-cache" /* a new name: caches kept by earlier graders held solutions */
+#define POCL_CACHE "pocl-cache"
+#define PEAK_FILE ".clkit-peak" /* what sandbox.c notes in the run folder */
+
+static void trusted_path(const char *root, const char *name, const char *part, char *path, size_t size)
+{
+    snprintf(path, size, "%s/" TRUSTED_CACHES "/%s/%s", root, name, part);
+}
+
+int scratch_open_run(const char *root, const char *scratch, const char *name, char *run, size_t run_size, char *why,
+                     size_t size)
+{
+    char cache[4200], trusted[4200];
+    struct stat st;
+    struct copy_rules r = {.give = 1, .link = sandbox_drops_privileges(), .file_mode = 0644,
+                           .files_left = CACHE_FILES_LIMIT, .bytes_left = CACHE_BYTES_LIMIT, .shown = POCL_CACHE};
+    snprintf(run, run_size, "%s/run-%s", scratch, name);
+    if (lstat(run, &st) == 0 && S_ISDIR(st.st_mode))
+        return 0;
+    if (mkdir(run, 0700) != 0 || sandbox_give(run) != 0) {
+        snprintf(why, size, "cannot create %s: %s", run, strerror(errno));
+        return -1;
+    }
+    trusted_path(root, name, POCL_CACHE, trusted, sizeof trusted);
+    snprintf(cache, sizeof cache, "%s/" POCL_CACHE, run);
+    if (stat(trusted, &st) == 0 && copy_tree(trusted, cache, &r, why, size) != 0)
+        scratch_remove(cache); /* a cold cache is slower, not wrong */
+    return 0;
+}
+
+/* 1 when the cached program at path holds only kernels other than submitted (one at least): the kit's own. A
+   program built but never launched, which has no kernel folder yet, is not known to be the kit's. */
+static int kit_program(const char *path, const char *submitted)
+{
+    DIR *d = opendir(path);
+    struct dirent *e;
+    int kernels = 0, theirs = 0;
+    while (d && (e = readdir(d)) != NULL) {
+        char child[5200];
+        struct stat st;
+        snprintf(child, sizeof child, "%s/%s", path, e->d_name);
+        if (e->d_name[0] == '.' || lstat(child, &st) != 0 || !S_ISDIR(st.st_mode))
+            continue;
+        kernels++;
+        theirs |= strcmp(e->d_name, submitted) == 0;
+    }
+    if (d)
+        closedir(d);
+    return kernels > 0 && !theirs;
+}
+
+/* Adds the kit's own programs of the run's PoCL cache (bucket/program folders) to the trusted copy. */
+static void keep_kit_programs(const char *cache, const char *trusted, const char *submitted)
+{
+    DIR *buckets = opendir(cache);
+    struct dirent *b, *e;
+    while (buckets && (b = readdir(buckets)) != NULL) {
+        char bucket[4600], kept[4600];
+        DIR *programs;
+        snprintf(bucket, sizeof bucket, "%s/%s", cache, b->d_name);
+        if (b->d_name[0] == '.' || !(programs = opendir(bucket)))
+            continue;
+        while ((e = readdir(programs)) != NULL) {
+            char program[4900], copy[4900], why[256];
+            struct copy_rules r = {.merge = 1, .file_mode = 0644, .files_left = CACHE_FILES_LIMIT,
+                                   .bytes_left = CACHE_BYTES_LIMIT, .shown = POCL_CACHE};
+            snprintf(program, sizeof program, "%s/%s", bucket, e->d_name);
+            if (e->d_name[0] == '.' || !kit_program(program, submitted))
+                continue;
+            snprintf(kept, sizeof kept, "%s/%s", trusted, b->d_name);
+            mkdir(trusted, 0755);
+            mkdir(kept, 0755);
+            snprintf(copy, sizeof copy, "%s/%s", kept, e->d_name);
+            if (copy_tree(program, copy, &r, why, sizeof why) != 0)
+                scratch_remove(copy); /* half a program is no cache */
+        }
+        closedir(programs);
+    }
+    if (buckets)
+        closedir(buckets);
+}
+
+/* Keeps the run's noted peak as the measured need of runs named name, where it is the largest seen. */
+static void keep_peak(const char *run, const char *trusted_peak)
+{
+    char path[4300];
+    size_t length = 0;
+    char *noted, *kept;
+    FILE *f;
+    snprintf(path, sizeof path, "%s/" PEAK_FILE, run);
+    if (!(noted = scratch_read_untrusted(path, 64, &length)))
+        return;
+    kept = scratch_read_untrusted(trusted_peak, 64, &length);
+    if ((!kept || strtoull(noted, NULL, 10) > strtoull(kept, NULL, 10)) && (f = fopen(trusted_peak, "w")) != NULL) {
+        fprintf(f, "%llu\n", strtoull(noted, NULL, 10));
+        fclose(f);
+    }
+    free(noted);
+    free(kept);
+}
+
+void scratch_close_run(const char *root, const char *scratch, const char *name, const char *submitted_kernel)
+{
+    char run[4200], cache[4300], trusted[4200];
+    snprintf(run, sizeof run, "%s/run-%s", scratch, name);
+    if (submitted_kernel) {
+        snprintf(trusted, sizeof trusted, "%s/build", root);
+        mkdir(trusted, 0755);
+        snprintf(trusted, sizeof trusted, "%s/" TRUSTED_CACHES, root);
+        mkdir(trusted, 0755);
+        snprintf(trusted, sizeof trusted, "%s/" TRUSTED_CACHES "/%s", root, name);
+        mkdir(trusted, 0755);
+        trusted_path(root, name, "peak", trusted, sizeof trusted);
+        keep_peak(run, trusted);
+        trusted_path(root, name, POCL_CACHE, trusted, sizeof trusted);
+        snprintf(cache, sizeof cache, "%s/" POCL_CACHE, run);
+        keep_kit_programs(cache, trusted, submitted_kernel);
+    }
+    scratch_remove(run);
+}
+
+size_t scratch_memory_limit(const char *root, const char *name)
+{
+    char path[4200];
+    size_t length = 0, need;
+    char *peak;
+    trusted_path(root, name, "peak", path, sizeof path);
+    if (!(peak = scratch_read_untrusted(path, 64, &length)))
+        return SANDBOX_MEMORY_DEFAULT;
+    need = (size_t)strtoull(peak, NULL, 10) * 2;
+    free(peak);
+    return need > SANDBOX_MEMORY_FLOOR ? need : SANDBOX_MEMORY_FLOOR;
+}
+
+int scratch_copy_file(const char *src, const char *dst, int mode, char *why, size_t size)
+{
+    struct stat st;
+    struct copy_rules r = {.give = 1, .file_mode = (mode_t)mode, .files_left = 1, .bytes_left = (size_t)1 << 30,
+                           .shown = src};
+    if (stat(src, &st) != 0) {
+        snprintf(why, size, "%s is missing", src);
+        return -1;
+    }
+    return copy_file(src, dst, &st, &r, why, size);
+}
+
+char *scratch_read_untrusted(const char *path, size_t max_bytes, size_t *length)
+{
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    char *data = NULL;
+    ssize_t got = 0;
+    if (fd < 0)
+        return NULL;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size <= max_bytes &&
+        (data = malloc((size_t)st.st_size + 1)) != NULL) {
+        size_t have = 0;
+        while (have < (size_t)st.st_size && (got = read(fd, data + have, (size_t)st.st_size - have)) > 0)
+            have += (size_t)got;
+        data[have] = '\0';
+        *length = have;
+    }
+    close(fd);
+    return data;
+}
+
+/* Removes name in the folder parent (a descriptor, or AT_FDCWD): a link is removed, never followed, even one
+   swapped in while the removal runs. */
+static int remove_at(int parent, const char *name)
+{
+    int fd, rc;
+    DIR *d;
+    struct dirent *e;
+    if (unlinkat(parent, name, 0) == 0 || errno == ENOENT)
+        return 0;
+    fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return unlinkat(parent, name, 0);
+    fchmod(fd, 0700); /* a folder left unreadable must still go */
+    if ((d = fdopendir(fd)) == NULL) {
+        close(fd);
+        return -1;
+    }
+    while ((e = readdir(d)) != NULL)
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+            remove_at(dirfd(d), e->d_name);
+    closedir(d);
+    rc = unlinkat(parent, name, AT_REMOVEDIR);
+    return rc == 0 || errno == ENOENT ? 0 : -1;
+}
+
+int scratch_remove(const char *path)
+{
+    return remove_at(AT_FDCWD, path);
+}

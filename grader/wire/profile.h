@@ -1,0 +1,45 @@
+/* Device profiles: the performance thresholds and problem sizes for one device, from grader/profiles. */
+#ifndef CLKIT_GRADER_PROFILE_H
+#define CLKIT_GRADER_PROFILE_H
+
+#include "labs/registry.h"
+
+#include <stddef.h>
+
+/* How one lab's performance test is judged on this device. */
+struct perf_rule {
+    double min_speedup;       /* over the lab's baseline; 0 when the lab has none */
+    double min_peak_fraction; /* of the measured copy bandwidth or FMA peak; 0 for none */
+    double points;
+    int informational;        /* reported, but worth no points here */
+    int tile;                 /* the tiling (by its TILE) the lab is timed with here; 0: the lab's own choice */
+    char note[200];           /* why it is informational, e.g. "on CPUs, coalescing makes little difference" */
+};
+
+struct profile {
+    char name[160];   /* what the report quotes: "NVIDIA H200" or "cpu (fallback)" */
+    char device[160]; /* the exact device name it was calibrated on, "" for a fallback */
+    char type[8];     /* "cpu", "gpu" or "" */
+    size_t vector_n;  /* perf sizes */
+    size_t matmul_n;
+    size_t transpose_n;
+    int tile;         /* the TILE the tiled labs are timed with */
+    struct perf_rule labs[REGISTRY_MAX_LABS]; /* indexed as the registry orders the labs */
+};
+
+/* Fills profile with the built-in defaults for a device of that type (sizes by the rule, no thresholds). */
+void profile_defaults(int is_gpu, struct profile *profile);
+
+/* Parses a profile's text over what profile holds; returns 0, or -1 with "line N: why" in error. */
+int profile_parse(const char *text, struct profile *profile, char *error, size_t error_size);
+
+/* Loads the profile for a device from dir: exact device name, then the type's file (cpu.conf, gpu.conf),
+   then default.conf, then the built-in defaults; returns 0, or -1 with the file and line in error. */
+int profile_load(const char *dir, const char *device_name, int is_gpu, struct profile *profile, char *error,
+                 size_t error_size);
+
+/* Fills c with lab's timing case at the sizes of profile, under the tiling its rule names, else the lab's own,
+   else size.tile (real data, no reference). */
+void profile_timing_case(const struct grade_lab_spec *lab, const struct profile *profile, struct grade_case *c);
+
+#endif
