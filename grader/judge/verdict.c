@@ -580,7 +580,7 @@ void verdict_cases(const struct grading *g, const struct grade_lab_spec *lab, ui
 {
     static struct tally tallies[3];
     static struct diagnosis d;
-    static char suspect[2048], stop[2048], slow[1024], extra[3072];
+    static char suspect[2048], stop[2048], slow[1024], extra[sizeof d.text + sizeof suspect + sizeof slow];
     struct agreement a;
     int stopped_in = find_stop(lab, device, ref, stop, sizeof stop);
     int slow_in = slow_note(lab, device, ref, slow, sizeof slow);
