@@ -241,11 +241,25 @@ static int reason_line(const char *reason)
     return 0;
 }
 
+/* The first line of why a lab's unscored gate (its build) failed, or NULL: the reporter lists only tests worth
+   points, so their "not run" reasons carry it, or a student who deleted a kernel would never read which file. */
+static const char *lab_blocker(const struct grade_lab_result *result)
+{
+    for (int t = 0; t < result->test_count; t++)
+        if (!result->tests[t].passed && !result->tests[t].informational && result->tests[t].max <= 0)
+            return result->tests[t].reason;
+    return NULL;
+}
+
 static cJSON *classroom_test(const struct grade_lab_result *result, const struct grade_test *test, const char *file,
                              int is_error)
 {
     cJSON *item = cJSON_CreateObject();
-    char name[128], path[PATH_MAX + 16], *message = safetext_clean(test->reason ? test->reason : "", 0);
+    const char *blocker = lab_blocker(result), *reason = test->reason ? test->reason : "";
+    char name[128], path[PATH_MAX + 16], because[1024], *message;
+    if (blocker && !test->passed && strncmp(reason, "not run", 7) == 0)
+        snprintf(because, sizeof because, "%s (%.*s)", reason, (int)strcspn(blocker, "\n"), blocker), reason = because;
+    message = safetext_clean(reason, 0);
     snprintf(name, sizeof name, "%s: %s", result->lab, test->name);
     cJSON_AddStringToObject(item, "name", name);
     cJSON_AddStringToObject(item, "status", is_error ? "error" : test->passed ? "pass" : "fail");
