@@ -27,7 +27,7 @@ static const struct {
     {"a one-lab assignment", "mkdir -p " TREE "/submission/lab3 && cp solutions/lab3/* " TREE "/submission/lab3/",
      "10", "lab3", "10"},
     {"a one-lab assignment, its kernel missing", "mkdir -p " TREE "/submission/lab7 && cp solutions/lab7/host.c "
-     TREE "/submission/lab7/", "0", "lab7", "10"},
+     TREE "/submission/lab7/", "0", "lab7", "14"},
     {"broken", "mkdir -p " TREE "/submission/lab1 " TREE "/submission/lab2 && "
                "cp tests/fixtures/lab1/compile-error/lab1/vadd.cl solutions/lab1/host.c " TREE "/submission/lab1/ && "
                "printf 'int main(void) { return }' > " TREE "/submission/lab2/host.c && "
