@@ -181,7 +181,8 @@ student-release:
 # Gradescope's autograder zip: the student release with setup.sh and run_autograder at its root (Gradescope
 # unpacks it into /autograder/source, runs setup.sh once as root, then run_autograder for each submission).
 GRADESCOPE_ZIP ?= dist/clkit-gradescope-$(VERSION).zip
-GRADESCOPE_LABS ?= all   # the labs the assignment grades, e.g. GRADESCOPE_LABS="lab3 lab4": its zip totals only them
+# The labs the assignment grades, e.g. GRADESCOPE_LABS="lab3 lab4": its zip grades and totals only them.
+GRADESCOPE_LABS ?= all
 gradescope:
 	@rm -rf build/gradescope && mkdir -p "$(dir $(GRADESCOPE_ZIP))"
 	$(Q)$(MAKE) -s student-release DEST=build/gradescope/kit >/dev/null
