@@ -197,12 +197,15 @@ student-release:
 # Gradescope's autograder zip: the student release with setup.sh and run_autograder at its root (Gradescope
 # unpacks it into /autograder/source, runs setup.sh once as root, then run_autograder for each submission).
 GRADESCOPE_ZIP ?= dist/clkit-gradescope-$(VERSION).zip
+# The labs the assignment grades, e.g. GRADESCOPE_LABS="lab3 lab4": its zip grades and totals only them.
+GRADESCOPE_LABS ?= all
 gradescope:
 	@rm -rf build/gradescope && mkdir -p "$(dir $(GRADESCOPE_ZIP))"
 	$(Q)$(MAKE) -s student-release DEST=build/gradescope/kit >/dev/null
 	$(Q)rm -rf build/gradescope/kit/.github
 	$(Q)cp grader/gradescope/setup.sh grader/gradescope/run_autograder build/gradescope/kit/
 	$(Q)cp $(RELEASE_KEEP_OUT) build/gradescope/kit/kernels/
+	$(Q)echo $(GRADESCOPE_LABS) > build/gradescope/kit/gradescope-labs
 	$(Q)rm -f "$(GRADESCOPE_ZIP)" && cd build/gradescope/kit && python3 -m zipfile -c "$(abspath $(GRADESCOPE_ZIP))" $$(ls -A)
 	@echo "gradescope: wrote $(GRADESCOPE_ZIP) (upload it as the assignment's autograder)"
 

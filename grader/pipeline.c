@@ -213,6 +213,7 @@ int pipeline_run(struct grading *g, struct grade_lab_result *results)
             complete_lab(lab, "not graded: the time budget for this submission (--budget) ran out", &results[i]);
         } else {
             double started = clk_now_s();
+            results[i].marked = started;
             setup_failed |= grade_lab(g, lab, g->seed, &results[i]) != 0;
             results[i].seconds = clk_now_s() - started;
         }

@@ -1,5 +1,7 @@
 /* Gradescope: the autograder zip that `make gradescope` writes, unpacked into an /autograder-shaped tree and set
-   up as Gradescope does; every upload shape gets a results.json with the right score, and exit 0. */
+   up as Gradescope does; every upload shape gets a results.json with the right score and maximum (the sum of its
+   tests', Gradescope's format) and no scratch path in what the student sees, and exit 0; an assignment that names
+   its labs totals only them; a kit that cannot run tells the student, hides the details for staff and exits 1. */
 #include "suites.h"
 
 #include <stdio.h>
@@ -11,27 +13,33 @@
 static const struct {
     const char *shape;
     const char *prepare; /* shell commands that fill build/gs/submission (run in the kit) */
-    const char *score;   /* the score the results file gives; its max_score is the kit's (None: not graded) */
+    const char *score;   /* the score the results file gives; its maximum is the kit's (NULL: not graded) */
+    const char *labs;    /* CLKIT_LABS, the labs the assignment names ("": all) */
+    const char *max;     /* the maximum when not the kit's */
 } uploads[] = {
     {"nested", "mkdir -p " TREE "/submission/clkit/labs/lab1 " TREE "/submission/clkit/labs/lab4 && "
                "cp solutions/lab1/* " TREE "/submission/clkit/labs/lab1/ && "
-               "cp solutions/lab4/* " TREE "/submission/clkit/labs/lab4/", "24"},
-    {"flat", "cp solutions/lab1/* " TREE "/submission/", "10"},
+               "cp solutions/lab4/* " TREE "/submission/clkit/labs/lab4/", "24", NULL, NULL},
+    {"flat", "cp solutions/lab1/* " TREE "/submission/", "10", NULL, NULL},
     {"flat, two labs: the host program is nobody's", "cp solutions/lab1/vadd.cl solutions/lab3/dot.cl "
-     "solutions/lab3/host.c " TREE "/submission/", "15"},
-    {"partial", "mkdir -p " TREE "/submission/lab3 && cp solutions/lab3/* " TREE "/submission/lab3/", "10"},
+     "solutions/lab3/host.c " TREE "/submission/", "15", NULL, NULL},
+    {"partial", "mkdir -p " TREE "/submission/lab3 && cp solutions/lab3/* " TREE "/submission/lab3/", "10", NULL, NULL},
+    {"a one-lab assignment", "mkdir -p " TREE "/submission/lab3 && cp solutions/lab3/* " TREE "/submission/lab3/",
+     "10", "lab3", "10"},
+    {"a one-lab assignment, its kernel missing", "mkdir -p " TREE "/submission/lab7 && cp solutions/lab7/host.c "
+     TREE "/submission/lab7/", "0", "lab7", "14"},
     {"broken", "mkdir -p " TREE "/submission/lab1 " TREE "/submission/lab2 && "
                "cp tests/fixtures/lab1/compile-error/lab1/vadd.cl solutions/lab1/host.c " TREE "/submission/lab1/ && "
                "printf 'int main(void) { return }' > " TREE "/submission/lab2/host.c && "
-               "cp solutions/lab2/vadd_stride.cl " TREE "/submission/lab2/", "10"},
+               "cp solutions/lab2/vadd_stride.cl " TREE "/submission/lab2/", "10", NULL, NULL},
     {"stale copy beside", "mkdir -p " TREE "/submission/lab1 " TREE "/submission/v1/lab1 && "
                           "cp solutions/lab1/* " TREE "/submission/lab1/ && "
-                          "cp tests/fixtures/lab1/local-id/lab1/vadd.cl " TREE "/submission/v1/lab1/", "10"},
+                          "cp tests/fixtures/lab1/local-id/lab1/vadd.cl " TREE "/submission/v1/lab1/", "10", NULL, NULL},
     {"a folder whose name writes a line of its own", "mkdir -p " TREE "/submission/lab1 \"" TREE "/submission/$(printf "
      "'x\\n0\\t..')/source/labs/lab1\" && cp solutions/lab1/* " TREE "/submission/lab1/ && cp solutions/lab1/vadd.cl "
-     "\"" TREE "/submission/$(printf 'x\\n0\\t..')/source/labs/lab1/\"", "10"},
-    {"empty", "true", "0"},
-    {"broken kit", "mv " TREE "/source " TREE "/moved", NULL},
+     "\"" TREE "/submission/$(printf 'x\\n0\\t..')/source/labs/lab1/\"", "10", NULL, NULL},
+    {"empty", "true", "0", NULL, NULL},
+    {"broken kit", "mv " TREE "/source " TREE "/moved", NULL, "", "0"},
 };
 
 /* Writes the zip, unpacks it (keeping its file modes, as unzip does) and runs its setup.sh, once. */
@@ -57,22 +65,30 @@ static void unpack_and_set_up(void)
 START_TEST(every_upload_gets_results)
 {
     char command[4096], expected[64], *output;
-    int status;
+    int status, broken = uploads[_i].score == NULL;
     if (_i == 0)
         unpack_and_set_up();
+    /* Prints the score, the maximum (the tests' sum), whether a field the student sees names a scratch path
+       (/tmp/), whether a hidden test is there for staff, and the exit status. */
     snprintf(command, sizeof command,
              "rm -rf " TREE "/submission " TREE "/results && mkdir -p " TREE "/submission && %s && "
-             "AUTOGRADER=\"$PWD/" TREE "\" GRADE_OPTIONS=--quick \"$PWD/" TREE "/%s/run_autograder\" >/dev/null 2>&1; "
-             "rc=$?; test -d " TREE "/moved && mv " TREE "/moved " TREE "/source; test $rc -eq 0 && "
-             "python3 -c 'import json; d = json.load(open(\"" TREE "/results/results.json\")); "
-             "print(\"%%g %%s\" %% (d[\"score\"], d.get(\"max_score\")))'",
-             uploads[_i].prepare, strstr(uploads[_i].shape, "broken kit") ? "moved" : "source");
+             "CLKIT_LABS='%s' AUTOGRADER=\"$PWD/" TREE "\" GRADE_OPTIONS=--quick \"$PWD/" TREE "/%s/run_autograder\" "
+             ">/dev/null 2>&1; rc=$?; test -d " TREE "/moved && mv " TREE "/moved " TREE "/source; "
+             "python3 -c 'import json, sys; d = json.load(open(\"" TREE "/results/results.json\"))\n"
+             "seen = [d.get(\"output\", \"\")] + [t[\"name\"] + t.get(\"output\", \"\") for t in d[\"tests\"] "
+             "if t.get(\"visibility\", \"visible\") == \"visible\"]\n"
+             "print(\"%%g %%g %%s %%s %%s\" %% (d[\"score\"], sum(t[\"max_score\"] for t in d[\"tests\"]), "
+             "any(\"/tmp/\" in x for x in seen), any(t.get(\"visibility\") == \"hidden\" and t[\"status\"] == \"failed\" "
+             "for t in d[\"tests\"]), sys.argv[1]))' $rc",
+             uploads[_i].prepare, uploads[_i].labs ? uploads[_i].labs : "", broken ? "moved" : "source");
     status = run_in_kit(command, 300, &output);
-    ck_assert_msg(status == 0, "%s: status %d\n%s", uploads[_i].shape, status, output);
-    if (uploads[_i].score)
-        snprintf(expected, sizeof expected, "%s %g", uploads[_i].score, kit_points());
+    ck_assert_msg(status == 0, "%s: no results file: status %d\n%s", uploads[_i].shape, status, output);
+    if (broken)
+        snprintf(expected, sizeof expected, "0 0 False True 1");
+    else if (uploads[_i].max)
+        snprintf(expected, sizeof expected, "%s %s False False 0", uploads[_i].score, uploads[_i].max);
     else
-        snprintf(expected, sizeof expected, "0 None");
+        snprintf(expected, sizeof expected, "%s %g False False 0", uploads[_i].score, kit_points());
     ck_assert_msg(strncmp(output, expected, strlen(expected)) == 0, "%s: expected %s, got %s", uploads[_i].shape,
                   expected, output);
     free(output);

@@ -184,6 +184,25 @@ START_TEST(untrusted_code_is_confined)
 }
 END_TEST
 
+/* Slurm's choice of GPU reaches the confined run: without it, a task's OpenCL would see every GPU of the node. */
+START_TEST(slurms_gpu_choice_reaches_the_run)
+{
+    static const char *const chosen[] = {"CUDA_VISIBLE_DEVICES", "SLURM_JOB_GPUS", "GPU_DEVICE_ORDINAL",
+                                         "ROCR_VISIBLE_DEVICES"};
+    struct sandbox_outcome outcome;
+    char expected[64];
+    for (size_t i = 0; i < sizeof chosen / sizeof chosen[0]; i++)
+        setenv(chosen[i], "3", 1);
+    outcome = run("env", 1, 10, 65536);
+    for (size_t i = 0; i < sizeof chosen / sizeof chosen[0]; i++) {
+        snprintf(expected, sizeof expected, "%s=3\n", chosen[i]);
+        ck_assert_msg(strstr(outcome.output, expected), "%s lost:\n%s", chosen[i], outcome.output);
+        unsetenv(chosen[i]);
+    }
+    sandbox_outcome_free(&outcome);
+}
+END_TEST
+
 /* The layers of loop test _i: 0 every layer this machine has, 1 Landlock without bubblewrap. Returns 0 when that
    confinement cannot be had here (the test then has nothing to check). */
 static int choose_layers(int landlock_only)
@@ -361,6 +380,7 @@ Suite *sandbox_suite(void)
     tcase_add_test(tc, landlock_keeps_writes_in_the_run_folder);
     tcase_add_test(tc, daemons_do_not_outlive_the_run);
     tcase_add_test(tc, untrusted_code_is_confined);
+    tcase_add_test(tc, slurms_gpu_choice_reaches_the_run);
     tcase_add_loop_test(tc, shm_and_run_are_private, 0, 2); /* every layer, then Landlock without bubblewrap */
     tcase_add_loop_test(tc, no_connection_to_a_unix_socket_outside, 0, 2);
     tcase_add_test(tc, memory_past_the_cap_is_stopped);

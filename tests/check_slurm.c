@@ -28,13 +28,43 @@ static void setup(void)
 START_TEST(writes_one_task_per_student)
 {
     char *script = shell("cat " JOB "/grade.sbatch", 0), *class = shell("cat " JOB "/class.txt", 0);
-    ck_assert_msg(strstr(script, "#SBATCH --array=0-2\n") && strstr(script, "#SBATCH --gres=gpu:1\n") &&
+    /* No GPU asked for unless wanted (a node without a gpu GRES refuses the whole array), two CPUs by default. */
+    ck_assert_msg(strstr(script, "#SBATCH --array=0-2\n") && !strstr(script, "--gres") &&
+                  strstr(script, "#SBATCH --cpus-per-task=2\n") && strstr(script, " --device 'cpu'") &&
                   strstr(script, "/grade' --task '") && strstr(script, "--seed 7 ") && strstr(script, " lab1 lab5\n"),
                   "%s", script);
     ck_assert_msg(!strncmp(class, "# clkit class seed=7 job=", 25) && strstr(class, " count=3 labs=lab1,lab5\ns01\t/") &&
                   strstr(class, "\ns03\t/"), "%s", class);
     free(script);
     free(class);
+}
+END_TEST
+
+/* The GPUs and CPUs asked for are the options', and the device follows them unless named: a task that asks for
+   a GPU grades on it, one that asks for none grades on the CPU. */
+START_TEST(the_resources_asked_for_follow_the_options)
+{
+    char *gpu = shell("./grade --slurm " JOB "-gpu --submission " CLASS " --slurm-gpus 1 --slurm-cpus 3 --quick lab1 "
+                      ">/dev/null && cat " JOB "-gpu/grade.sbatch", 0);
+    char *cpu = shell("./grade --slurm " JOB "-cpu --submission " CLASS " --quick lab1 >/dev/null && cat " JOB
+                      "-cpu/grade.sbatch", 0);
+    ck_assert_msg(strstr(gpu, "#SBATCH --gres=gpu:1\n") && strstr(gpu, "#SBATCH --cpus-per-task=3\n") &&
+                  strstr(gpu, " --device 'gpu'"), "%s", gpu);
+    ck_assert_msg(!strstr(cpu, "--gres") && strstr(cpu, " --device 'cpu'"), "%s", cpu);
+    free(gpu);
+    free(cpu);
+    free(shell("./grade --slurm " JOB "-bad --submission " CLASS " --slurm-cpus 0 lab1", 2));
+}
+END_TEST
+
+/* Tasks that ran but could not set up (here: a device no node has) are no grade: the merge names them and fails. */
+START_TEST(a_merge_of_set_up_errors_fails)
+{
+    char *output = shell("./grade --slurm " JOB " --submission " CLASS " --quick --device no-such-device lab1 "
+                         ">/dev/null && for i in 0 1 2; do SLURM_ARRAY_TASK_ID=$i bash " JOB "/grade.sbatch "
+                         ">/dev/null 2>&1; done; ./grade --merge " JOB " 2>&1 >/dev/null", 2);
+    ck_assert_msg(strstr(output, "could not set up (see logs/): s01, s02, s03"), "%s", output);
+    free(output);
 }
 END_TEST
 
@@ -181,6 +211,8 @@ Suite *slurm_suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_checked_fixture(tc, setup, NULL);
     tcase_add_test(tc, writes_one_task_per_student);
+    tcase_add_test(tc, the_resources_asked_for_follow_the_options);
+    tcase_add_test(tc, a_merge_of_set_up_errors_fails);
     tcase_add_test(tc, tasks_and_merge_grade_as_a_batch_does);
     tcase_add_test(tc, a_missing_task_is_named);
     tcase_add_test(tc, a_task_without_its_index_is_refused);

@@ -53,12 +53,49 @@ START_TEST(classroom_workflow_has_classrooms_shape)
 }
 END_TEST
 
+/* A student who deleted one lab's kernel still gets a grade: the Classroom workflow's copy and grade steps, run as
+   GitHub runs them (bash -e -o pipefail), against the kit and a student repository with lab1 whole and lab3's
+   kernel gone, post a result where lab1 scores its points and lab3 scores 0 naming the missing file as the student's
+   repository has it. */
+START_TEST(classroom_missing_kernel_still_grades)
+{
+    char command[4096], *output;
+    int status;
+    snprintf(command, sizeof command,
+             "rm -rf build/wf && mkdir -p build/wf/student/labs/lab1 build/wf/student/labs/lab3 && "
+             "ln -s \"$PWD\" build/wf/kit && cp solutions/lab1/* build/wf/student/labs/lab1/ && "
+             "cp solutions/lab3/host.c build/wf/student/labs/lab3/ && "
+             "/usr/bin/python3 -c 'import sys, yaml\n"
+             "steps = yaml.safe_load(open(sys.argv[1]))[\"jobs\"][\"run-autograding-tests\"][\"steps\"]\n"
+             "for name, out in ((\"Copy in only the student\", \"build/wf/copy.sh\"), (\"Grade\", \"build/wf/grade.sh\")):\n"
+             "    open(out, \"w\").write(next(s[\"run\"] for s in steps if s[\"name\"].startswith(name)))' %s && "
+             "cd build/wf && bash --noprofile --norc -eo pipefail copy.sh && test ! -e submission/labs/lab3/dot.cl && "
+             "LABS='lab1 lab3' GITHUB_OUTPUT=\"$PWD/out\" CLKIT_DEVICE_ARG=cpu timeout 600 bash --noprofile --norc -eo pipefail "
+             "grade.sh >grade.log 2>&1 || { cat grade.log; exit 1; }; "
+             "/usr/bin/python3 -c 'import base64, json\n"
+             "d = json.loads(base64.b64decode(open(\"out\").read().split(\"=\", 1)[1]))\n"
+             "lab = lambda n: [t for t in d[\"tests\"] if t[\"name\"].startswith(n)]\n"
+             "print(sum(t[\"score\"] for t in lab(\"lab1\")), sum(t[\"max_score\"] for t in lab(\"lab1\")),\n"
+             "      sum(t[\"score\"] for t in lab(\"lab3\")), any(\"labs/lab3/dot.cl is missing\" in t.get(\"message\", \"\")\n"
+             "      for t in lab(\"lab3\")))'",
+             classroom_workflows[0]);
+    status = run_in_kit(command, 900, &output);
+    ck_assert_msg(status == 0, "the missing-kernel run posts no grade: status %d\n%s", status, output);
+    ck_assert_msg(strncmp(output, "10 10 0 True", 12) == 0, "lab1 graded, lab3 0 for its missing kernel: %s", output);
+    free(output);
+}
+END_TEST
+
 Suite *workflows_suite(void)
 {
     Suite *s = suite_create("workflows");
     TCase *tc = tcase_create("yaml");
     tcase_add_test(tc, kit_ci_parses);
     tcase_add_loop_test(tc, classroom_workflow_has_classrooms_shape, 0, 2);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("runs");
+    tcase_set_timeout(tc, 900);
+    tcase_add_test(tc, classroom_missing_kernel_still_grades);
     suite_add_tcase(s, tc);
     return s;
 }

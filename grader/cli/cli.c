@@ -23,7 +23,9 @@ static const char usage[] =
     "  --devices LIST      batch grading: one worker per device of LIST, e.g. 0,1 or gpu,cpu (a device\n"
     "                      named twice shares its timings)\n"
     "  --slurm DIR         for a cluster: write DIR/grade.sbatch, a Slurm job array of one task per student\n"
-    "                      of --submission (one GPU each), and DIR/class.txt\n"
+    "                      of --submission, and DIR/class.txt\n"
+    "  --slurm-gpus N      with --slurm: GPUs per task (default 0: none asked, graded on --device or the CPU)\n"
+    "  --slurm-cpus N      with --slurm: CPUs per task (default 2)\n"
     "  --task DIR          grade the student of DIR/class.txt that SLURM_ARRAY_TASK_ID names (the array's task)\n"
     "  --merge DIR         write DIR/results/scores.csv from the tasks' results, in the class's order\n"
     "  --html DIR          with a class or --merge: also write a static HTML report (a page per student,\n"
@@ -119,7 +121,8 @@ static int parse_valued(struct cli *cli, const char *arg, const char *value)
                           : strcmp(arg, "--classroom") == 0  ? &cli->classroom
                                                              : NULL;
     if (!target && strcmp(arg, "--seed") && strcmp(arg, "--case") && strcmp(arg, "--timeout") &&
-        strcmp(arg, "--budget") && strcmp(arg, "--submission") && strcmp(arg, "--jobs"))
+        strcmp(arg, "--budget") && strcmp(arg, "--submission") && strcmp(arg, "--jobs") &&
+        strcmp(arg, "--slurm-gpus") && strcmp(arg, "--slurm-cpus"))
         return -1;
     if (!value)
         return usage_error("missing value after", arg);
@@ -138,6 +141,14 @@ static int parse_valued(struct cli *cli, const char *arg, const char *value)
         cli->seed = strtoull(value, &end, 10);
         cli->seed_given = 1;
         return (*value >= '0' && *value <= '9' && *end == '\0') ? 0 : usage_error("--seed needs a number, not", value);
+    }
+    if (strcmp(arg, "--slurm-gpus") == 0 || strcmp(arg, "--slurm-cpus") == 0) {
+        int gpus = strcmp(arg, "--slurm-gpus") == 0;
+        if (parse_number(value, gpus ? 0 : 1, 1024, &number) != 0)
+            return usage_error(gpus ? "--slurm-gpus needs a number of GPUs per task from 0, not"
+                                    : "--slurm-cpus needs a number of CPUs per task from 1, not", value);
+        *(gpus ? &cli->slurm_gpus : &cli->slurm_cpus) = (int)number;
+        return 0;
     }
     if (strcmp(arg, "--jobs") == 0) {
         if (parse_number(value, 1, CLI_MAX_JOBS, &number) != 0)
@@ -187,6 +198,8 @@ static const struct option options[] = {
     {.name = "jobs", .has_arg = required_argument, .val = OPT_VALUED},
     {.name = "devices", .has_arg = required_argument, .val = OPT_VALUED},
     {.name = "slurm", .has_arg = required_argument, .val = OPT_VALUED},
+    {.name = "slurm-gpus", .has_arg = required_argument, .val = OPT_VALUED},
+    {.name = "slurm-cpus", .has_arg = required_argument, .val = OPT_VALUED},
     {.name = "task", .has_arg = required_argument, .val = OPT_VALUED},
     {.name = "merge", .has_arg = required_argument, .val = OPT_VALUED},
     {.name = "html", .has_arg = required_argument, .val = OPT_VALUED},
@@ -255,6 +268,7 @@ int cli_parse(int argc, char **argv, struct cli *cli)
     cli->only_case = -1;
     cli->timeout_s = 30;
     cli->budget_s = 540;
+    cli->slurm_cpus = 2; /* the grader and one confined run; a node with fewer refuses the whole array */
     optind = 0; /* GNU getopt: start afresh, so that a program (or a test) may parse more than once */
     opterr = 0;
     while ((option = getopt_long(argc, argv, ":hv", options, &index)) != -1) {

@@ -24,6 +24,8 @@ struct cli {
     int jobs;              /* batch grading: students graded side by side, one per device (0: one at a time) */
     const char *devices;   /* batch grading: the devices of the workers, comma-separated SPECs, or NULL */
     const char *slurm;     /* write a Slurm job array for the class into this folder */
+    int slurm_gpus;        /* --slurm: GPUs each task asks for (0: none, graded on --device or the CPU) */
+    int slurm_cpus;        /* --slurm: CPUs each task asks for */
     const char *task;      /* grade the student of this --slurm folder that SLURM_ARRAY_TASK_ID names */
     const char *merge;     /* build scores.csv from the results of this --slurm folder */
     const char *html;      /* batch grading and --merge: write the class's HTML report into this folder */

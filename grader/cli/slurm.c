@@ -107,7 +107,8 @@ static int write_class(const struct grading *g, int dirfd, const char *job, cons
     return fclose(out) == 0 ? 0 : -1;
 }
 
-/* DIR/grade.sbatch: the job array, each task grading one student with the kit's grader on one GPU. */
+/* DIR/grade.sbatch: the job array, each task grading one student with the kit's grader, with the GPUs and CPUs
+   asked for; a GPU is asked for only when wanted, as a node without a gpu GRES refuses the whole array. */
 static int write_script(const struct grading *g, int dirfd, const char *dir, const char *job, int count)
 {
     char path[PATH_MAX + 32], grade[PATH_MAX + 16], date[32];
@@ -121,11 +122,13 @@ static int write_script(const struct grading *g, int dirfd, const char *dir, con
         return -1;
     }
     fprintf(out, "#!/bin/bash\n# Written by ./grade --slurm on %s: one task per student of %s/" CLASS_FILE
-                 ", each on one GPU.\n# Submit with: sbatch %s\n# When every task has ended: %s --merge %s\n",
+                 ".\n# Submit with: sbatch %s\n# When every task has ended: %s --merge %s\n",
             date, dir, path, grade, dir);
-    fprintf(out, "#SBATCH --job-name=clkit-grade\n#SBATCH --array=0-%d\n#SBATCH --gres=gpu:1\n"
-                 "#SBATCH --cpus-per-task=4\n#SBATCH --time=%d\n#SBATCH --output=%s/logs/task-%%a.log\n",
-            count - 1, (g->cli->budget_s + 59) / 60 + GRACE_MINUTES, dir);
+    fprintf(out, "#SBATCH --job-name=clkit-grade\n#SBATCH --array=0-%d\n", count - 1);
+    if (g->cli->slurm_gpus > 0)
+        fprintf(out, "#SBATCH --gres=gpu:%d\n", g->cli->slurm_gpus);
+    fprintf(out, "#SBATCH --cpus-per-task=%d\n#SBATCH --time=%d\n#SBATCH --output=%s/logs/task-%%a.log\n",
+            g->cli->slurm_cpus, (g->cli->budget_s + 59) / 60 + GRACE_MINUTES, dir);
     /* The job's stamp: a task of this script grades only the class this run wrote, and stamps its results. */
     fprintf(out, "export " JOB_VARIABLE "=%s\n", job);
     fputs("exec ", out);
@@ -134,7 +137,7 @@ static int write_script(const struct grading *g, int dirfd, const char *dir, con
     shell_quote(out, dir);
     fprintf(out, " --seed %llu --budget %d --timeout %d --device ", (unsigned long long)g->seed, g->cli->budget_s,
             g->cli->timeout_s);
-    shell_quote(out, g->cli->device ? g->cli->device : "gpu");
+    shell_quote(out, g->cli->device ? g->cli->device : g->cli->slurm_gpus > 0 ? "gpu" : "cpu");
     fprintf(out, "%s", g->cli->quick ? " --quick" : "");
     for (int i = 0; i < g->cli->lab_count; i++)
         fprintf(out, " %s", g->cli->labs[i]);
@@ -393,12 +396,29 @@ static int class_labs(char *header, struct cli *cli)
     return cli->lab_count > 0 ? 0 : -1;
 }
 
+/* Whether the row of student s ends in the status "set-up error": the task ran but could not grade (no device,
+   the kit not built), which is the cluster's failure, not a grade. */
+static int row_is_setup_error(int fd, const struct student *s)
+{
+    char name[BATCH_NAME_MAX + 16], line[8192];
+    const char *status = ",set-up error\n";
+    FILE *in;
+    int found;
+    snprintf(name, sizeof name, "%s.row", s->name);
+    if (!(in = outfile_read(fd, name)))
+        return 0;
+    found = fgets(line, sizeof line, in) && strlen(line) >= strlen(status) &&
+            strcmp(line + strlen(line) - strlen(status), status) == 0;
+    fclose(in);
+    return found;
+}
+
 /* Each student's row into csv: its task's, when stamped with this job, else a row that says why; returns how many
-   students have no result of this job, named on stderr. */
+   students have no grade of this job (no result, or a task that could not set up), named on stderr. */
 static int merge_rows(struct grading *g, struct student *students, int count, const char *results, int fd,
                       const char *job, FILE *csv)
 {
-    int missing = 0;
+    int missing = 0, setup = 0;
     for (int i = 0; i < count; i++) {
         char row[BATCH_NAME_MAX + 16];
         FILE *in;
@@ -408,6 +428,7 @@ static int merge_rows(struct grading *g, struct student *students, int count, co
             fclose(in);
         if (!mine)
             fprintf(stderr, "%s %s", missing++ ? "," : "grade: no result of this job for:", students[i].name);
+        setup += mine && row_is_setup_error(fd, &students[i]);
         batch_collect(g, &students[i], mine ? NULL : found ? "not graded: the result in results/ is not of this job "
                                                              "(an earlier job's, or a task that did not finish)"
                                                            : "not graded: its Slurm task left no result (see logs/)",
@@ -415,7 +436,13 @@ static int merge_rows(struct grading *g, struct student *students, int count, co
     }
     if (missing)
         fputs(" (rerun their tasks: SLURM_ARRAY_TASK_ID is their line in class.txt, from 0)\n", stderr);
-    return missing;
+    for (int i = 0, named = 0; setup && i < count; i++)
+        if (stamped(fd, &students[i], job) && row_is_setup_error(fd, &students[i]))
+            fprintf(stderr, "%s %s", named++ ? "," : "grade: these tasks could not set up (see logs/):",
+                    students[i].name);
+    if (setup)
+        fputc('\n', stderr);
+    return missing + setup;
 }
 
 int slurm_merge(struct grading *g)
@@ -440,7 +467,7 @@ int slurm_merge(struct grading *g)
         batch_csv_header(&merged, csv);
         missing = merge_rows(g, students, count, results, fd, header.job, csv);
         fclose(csv);
-        printf("wrote %s/scores.csv: %d students, %d without a result of this job\n", results, count, missing);
+        printf("wrote %s/scores.csv: %d students, %d without a grade of this job\n", results, count, missing);
         rc = missing ? 2 : 0;
         if (given->html && batch_report(g, results, students, count) != 0)
             rc = 2;

@@ -68,7 +68,8 @@ static int build_argv(const struct grading *g, const struct host_run *h, char **
     snprintf(include, sizeof include, "-I%s/kit/include", g->scratch);
     snprintf(library, sizeof library, "%s/kit/lib/libclkit.a", g->scratch);
     snprintf(source_dir, sizeof source_dir, "-DCLK_SOURCE_DIR=\"%s\"", h->work);
-    snprintf(source, sizeof source, "%s/host.c", h->work);
+    /* Relative to the run's folder, where the compiler runs: its messages then name host.c, not a scratch path. */
+    snprintf(source, sizeof source, "host.c");
     for (line = strtok_r(words, "\n", &save); line && argc < MAX_FLAGS - 8; line = strtok_r(NULL, "\n", &save)) {
         if (argc == 0 && sandbox_find_program(line, cc, sizeof cc) != 0)
             return -1;

@@ -1,6 +1,7 @@
 #include "judge/result.h"
 
 #include "judge/safetext.h"
+#include "timing.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -14,10 +15,13 @@ struct grade_test *result_add(struct grade_lab_result *result, const char *name,
                               int passed, const char *reason)
 {
     struct grade_test *test;
+    double now = clk_now_s();
     if (result->test_count >= GRADE_MAX_TESTS)
         return NULL;
     test = &result->tests[result->test_count++];
     memset(test, 0, sizeof *test);
+    test->seconds = result->marked > 0 && now > result->marked ? now - result->marked : 0.0;
+    result->marked = now;
     snprintf(test->name, sizeof test->name, "%s", name);
     test->score = score;
     test->max = max;

@@ -17,6 +17,8 @@ struct grade_test {
     char metrics[320]; /* a performance test's figures, "key=value;...", for --bench */
     char cause[40];    /* what the report names as the cause, as a key ("miscompiled", "uninitialised-private"; ""
                           when none): the JSON record's extra_data.cause */
+    double seconds;    /* wall time from the lab's previous verdict (or its start) to this one: tests judged
+                          together carry their shared runs on the first of them */
 };
 
 struct grade_lab_result {
@@ -26,10 +28,11 @@ struct grade_lab_result {
     char *setup_error;  /* set when the lab could not be graded at all (exit status 2) */
     char device[128];   /* the device the kernel ran on */
     double seconds;     /* how long grading the lab took */
+    double marked;      /* clk_now_s() when its grading began or its last test was added (0: not timed) */
 };
 
-/* Adds a test to result with a cleaned copy of reason (safe text, capped) and finite points; returns it, or NULL
-   when the result is full. */
+/* Adds a test to result with a cleaned copy of reason (safe text, capped), finite points and its seconds since
+   result's last mark; returns it, or NULL when the result is full. */
 struct grade_test *result_add(struct grade_lab_result *result, const char *name, double score, double max,
                               int passed, const char *reason);
 

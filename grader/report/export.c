@@ -7,8 +7,15 @@
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Points as Gradescope shows them: two decimals, so that a sum of thirds never reads 3.3333333333333335. */
+static double points(double value)
+{
+    return round(value * 100.0) / 100.0;
+}
 
 static cJSON *json_test(const char *lab, const struct grade_test *test)
 {
@@ -16,8 +23,8 @@ static cJSON *json_test(const char *lab, const struct grade_test *test)
     char name[128], *output = safetext_clean(test->reason, 0);
     snprintf(name, sizeof name, "%s: %s%s", lab, test->name, test->informational ? " (informational)" : "");
     cJSON_AddStringToObject(item, "name", name);
-    cJSON_AddNumberToObject(item, "score", test->informational ? 0.0 : test->score);
-    cJSON_AddNumberToObject(item, "max_score", test->informational ? 0.0 : test->max);
+    cJSON_AddNumberToObject(item, "score", test->informational ? 0.0 : points(test->score));
+    cJSON_AddNumberToObject(item, "max_score", test->informational ? 0.0 : points(test->max));
     cJSON_AddStringToObject(item, "status", test->passed ? "passed" : "failed");
     cJSON_AddStringToObject(item, "output", output ? output : "");
     cJSON_AddStringToObject(item, "visibility", "visible");
@@ -79,7 +86,7 @@ static cJSON *json_extra(const struct export_run *run)
 int export_json(FILE *out, const struct export_run *run)
 {
     cJSON *root = cJSON_CreateObject(), *tests = cJSON_CreateArray();
-    double score = 0.0, max = 0.0;
+    double score = 0.0;
     char *text, *summary = safetext_clean(run->summary, 0);
     if (!root || !tests || !summary)
         return -1;
@@ -88,7 +95,6 @@ int export_json(FILE *out, const struct export_run *run)
         double lab_score, lab_max;
         report_score(result, &lab_score, &lab_max);
         score += lab_score;
-        max += lab_max;
         if (result->setup_error) {
             struct grade_test setup = {.max = 0, .reason = result->setup_error};
             snprintf(setup.name, sizeof setup.name, "set-up");
@@ -97,8 +103,8 @@ int export_json(FILE *out, const struct export_run *run)
         for (int t = 0; t < result->test_count; t++)
             cJSON_AddItemToArray(tests, json_test(result->lab, &result->tests[t]));
     }
-    cJSON_AddNumberToObject(root, "score", score);
-    cJSON_AddNumberToObject(root, "max_score", max);
+    /* Gradescope's documented top level has a score and no maximum: the maximum is the sum of the tests'. */
+    cJSON_AddNumberToObject(root, "score", points(score));
     cJSON_AddNumberToObject(root, "execution_time", (double)(long)(run->seconds + 0.999)); /* whole seconds */
     cJSON_AddStringToObject(root, "output", summary);
     cJSON_AddStringToObject(root, "visibility", "visible");
@@ -150,8 +156,8 @@ static void xml_attribute(FILE *out, const char *name, const char *text)
     fputc('"', out);
 }
 
-/* One test as a testcase: a failure, an error (set-up), or passed with its reason as output. Tests are judged
-   together, so a case's time is 0 and the lab's time is on its suite. */
+/* One test as a testcase: a failure, an error (set-up), or passed with its reason as output; its time is the
+   wall time to its verdict from the lab's previous one (tests judged together: the first carries their runs). */
 static void junit_case(FILE *out, const char *classname, const struct grade_test *test, int is_error)
 {
     const char *reason = test->reason ? test->reason : "";
@@ -161,7 +167,7 @@ static void junit_case(FILE *out, const char *classname, const struct grade_test
     fputs("    <testcase", out);
     xml_attribute(out, "name", test->name);
     xml_attribute(out, "classname", classname);
-    fputs(" time=\"0\">\n", out);
+    fprintf(out, " time=\"%.3f\">\n", test->seconds > 0 ? test->seconds : 0.0);
     if (is_error || (!test->passed && !test->informational)) {
         fprintf(out, "      <%s", element);
         xml_attribute(out, "message", first);
@@ -241,11 +247,25 @@ static int reason_line(const char *reason)
     return 0;
 }
 
+/* The first line of why a lab's unscored gate (its build) failed, or NULL: the reporter lists only tests worth
+   points, so their "not run" reasons carry it, or a student who deleted a kernel would never read which file. */
+static const char *lab_blocker(const struct grade_lab_result *result)
+{
+    for (int t = 0; t < result->test_count; t++)
+        if (!result->tests[t].passed && !result->tests[t].informational && result->tests[t].max <= 0)
+            return result->tests[t].reason;
+    return NULL;
+}
+
 static cJSON *classroom_test(const struct grade_lab_result *result, const struct grade_test *test, const char *file,
                              int is_error)
 {
     cJSON *item = cJSON_CreateObject();
-    char name[128], path[PATH_MAX + 16], *message = safetext_clean(test->reason ? test->reason : "", 0);
+    const char *blocker = lab_blocker(result), *reason = test->reason ? test->reason : "";
+    char name[128], path[PATH_MAX + 16], because[1024], *message;
+    if (blocker && !test->passed && strncmp(reason, "not run", 7) == 0)
+        snprintf(because, sizeof because, "%s (%.*s)", reason, (int)strcspn(blocker, "\n"), blocker), reason = because;
+    message = safetext_clean(reason, 0);
     snprintf(name, sizeof name, "%s: %s", result->lab, test->name);
     cJSON_AddStringToObject(item, "name", name);
     cJSON_AddStringToObject(item, "status", is_error ? "error" : test->passed ? "pass" : "fail");

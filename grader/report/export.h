@@ -19,7 +19,8 @@ struct export_run {
     const char *summary;       /* one paragraph for the top-level output */
 };
 
-/* Writes the run as a Gradescope results.json to out (whole seconds, a leaderboard of each lab's rate and
+/* Writes the run as a Gradescope results.json to out, in its documented format (score at the top, max_score per
+   test, points to two decimals, whole seconds, a leaderboard of each lab's rate and
    speedup, 0 where not measured, and the version and devices in extra_data); returns 0, or -1 when memory runs
    out. */
 int export_json(FILE *out, const struct export_run *run);

@@ -210,11 +210,12 @@ static int bubblewrap_argv(const struct sandbox_policy *p, char *const argv[], c
 }
 
 /* A clean environment: a fixed PATH and locale, HOME and caches in the writable folder, and the few variables
-   that choose an OpenCL device. */
+   that choose an OpenCL device, Slurm's GPU choice among them (or a task would take another task's GPU). */
 static void clean_environment(const struct sandbox_policy *p, char env[MAX_ENV][1024], char **envp)
 {
     const char *kept[] = {"OCL_ICD_VENDORS", "OCL_ICD_FILENAMES", "POCL_DEVICES", "POCL_MAX_PTHREAD_COUNT",
-                          "CUDA_VISIBLE_DEVICES", "LD_LIBRARY_PATH", "NO_COLOR", NULL};
+                          "CUDA_VISIBLE_DEVICES", "SLURM_JOB_GPUS", "SLURM_STEP_GPUS", "GPU_DEVICE_ORDINAL",
+                          "ROCR_VISIBLE_DEVICES", "LD_LIBRARY_PATH", "NO_COLOR", NULL};
     const char *home = p->writable ? p->writable : "/tmp";
     int n = 0;
     snprintf(env[n++], 1024, "PATH=/usr/local/bin:/usr/bin:/bin");
