@@ -129,9 +129,8 @@ START_TEST(hostile_names_break_no_file)
                "cp ../../tests/fixtures/reports/ghost.json ../check-hostile-results/", 30, 0));
     free(shell("NO_COLOR=1 ./grade --quick --seed 5 --submission build/check-hostile --results "
                "build/check-hostile-results --html build/check-hostile-report lab1 >/dev/null 2>&1", 300, 0));
-    /* Right students score at least 7 of 10 (exact, real cases, memory safety; the host-program check misreads a
-       loaded machine's 0.000 ms, issue 24), the wrong kernel 3.27: the rows are each student's own. */
-    output = shell("awk -F, 'NR > 1 && $2 + 0 >= 7 { print $1 }' build/check-hostile-results/scores.csv", 10, 0);
+    /* Right students score 10 of 10, the wrong kernel 3.27: the rows are each student's own. */
+    output = shell("awk -F, 'NR > 1 && $2 + 0 == 10 { print $1 }' build/check-hostile-results/scores.csv", 10, 0);
     ck_assert_str_eq(output, "\"'-lead\"\nbob_smith\nindex\ns01\n"
                              "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx-9007009e\n");
     free(output);
@@ -175,9 +174,7 @@ START_TEST(a_worker_neither_reads_nor_starves_another)
     free(mallory);
     csv = read_file("build/check-neighbours-results/scores.csv");
     output = read_file("build/check-neighbours-results/alice.txt");
-    /* Full marks, but for the host program's printed 0.000 ms under load, which issue 24 (point 1) takes away. */
-    ck_assert_msg(strstr(csv, "\nalice,10.00,10.00,10.00,all passed\n") ||
-                  (strstr(csv, "\nalice,7.00,") && strstr(output, "0.000 ms")), "%s\n%s", csv, output);
+    ck_assert_msg(strstr(csv, "\nalice,10.00,10.00,10.00,all passed\n"), "%s\n%s", csv, output);
     free(output);
     free(csv);
 }
