@@ -415,18 +415,37 @@ static void record_stop(struct lab_run *r, size_t index, struct case_log *log)
     sandbox_outcome_free(&outcome);
 }
 
-/* The reference judge's last run: the lab's technique case, whose counts the plugin writes. */
+/* The last non-empty line of text (the technique case's last launch, in the plugin's counts). */
+static const char *last_line_of(char *text)
+{
+    size_t length = strlen(text);
+    while (length > 0 && text[length - 1] == '\n')
+        text[--length] = '\0';
+    const char *start = strrchr(text, '\n');
+    return start ? start + 1 : text;
+}
+
+/* The reference judge's first run: the lab's technique case, whose counts the plugin writes and which are kept at
+   once, so that a sample case that Oclgrind cannot finish later leaves the technique measured. */
 static void run_technique_case(struct lab_run *r, struct case_log *log)
 {
     struct grade_case c = r->lab->technique.shape;
     struct case_verdict verdict;
+    char path[PATH_MAX + 96], *counts;
+    size_t length = 0;
     c.data = GRADE_EXACT;
     if (r->lab->technique.kind == TECHNIQUE_NONE || log->stopped_at >= 0)
         return;
-    if (judge_case(r, &c, r->seed, &verdict) == 0)
-        log->technique_ran = 1;
-    else
+    if (judge_case(r, &c, r->seed, &verdict) != 0) {
         record_stop(r, RUNLAB_MAX_CASES, log);
+        return;
+    }
+    log->technique_ran = 1;
+    snprintf(path, sizeof path, "%s/run-%s%s/work/clkit-counts.txt", r->g->scratch, r->lab->name,
+             RUNLAB_REFERENCE_RUN);
+    counts = scratch_read_untrusted(path, 1u << 20, &length);
+    snprintf(log->technique_counts, sizeof log->technique_counts, "%s", counts ? last_line_of(counts) : "");
+    free(counts);
 }
 
 /* A large case that did not finish may be only slow (the same kernel may finish on a faster device): that is for
@@ -463,11 +482,14 @@ void runlab_run_cases(struct lab_run *r, size_t max_local, long only_case, struc
     log->slow_skipped = 0;
     log->how[0] = log->slow_how[0] = '\0';
     log->out_of_memory = log->technique_ran = 0;
+    log->technique_counts[0] = '\0';
     memset(log->ran, 0, sizeof log->ran);
     for (size_t i = 0; i < log->count; i++)
         selected[i] = only_case == RUNLAB_ALL_CASES || (only_case >= 0 && (size_t)only_case == i);
     if (r->mode == RUNLAB_REFERENCE && only_case == RUNLAB_ALL_CASES)
         select_reference(r, log, selected);
+    if (r->mode == RUNLAB_REFERENCE && only_case < 0)
+        run_technique_case(r, log);
     for (size_t i = 0; i < log->count && log->stopped_at < 0; i++) {
         if (!selected[i] || (r->mode == RUNLAB_REFERENCE && !small_exact(&log->cases[i])))
             continue;
@@ -483,7 +505,5 @@ void runlab_run_cases(struct lab_run *r, size_t max_local, long only_case, struc
         }
     }
     show_progress(r, log->count, log->count);
-    if (r->mode == RUNLAB_REFERENCE && only_case < 0)
-        run_technique_case(r, log);
     r->session.ask_limit_s = 0;
 }

@@ -56,7 +56,8 @@ struct case_log {
     size_t slow_skipped; /* the cases left out after it */
     char how[256];     /* how it stopped: "did not finish within 3 s", "crashed with SIGSEGV" */
     int out_of_memory; /* the judge ran out of host memory */
-    int technique_ran; /* RUNLAB_REFERENCE: the lab's technique case ran last */
+    int technique_ran; /* RUNLAB_REFERENCE: the lab's technique case ran, first */
+    char technique_counts[2048]; /* what the plugin had written when it had (its last line is that case's) */
     int timed_checked; /* the timed run's result was sampled and judged (a real case of its own) */
     size_t timed_wrong;
     char timed_detail[512];

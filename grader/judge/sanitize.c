@@ -182,22 +182,26 @@ int sanitize_wrapper(struct grading *g, const struct grade_lab_spec *lab, struct
     return oclgrind_command(g, lab, &attempts[1], command);
 }
 
-/* Reads what Oclgrind left in the run folder: its diagnostics and the plugin's counts (neither holds the kernel's
-   printf, which goes to the output). */
-static void read_findings(struct grading *g, const struct grade_lab_spec *lab, const char *log_path,
-                          struct reference *ref)
+/* Reads what Oclgrind left in the run folder: its diagnostics (not the kernel's printf, which goes to the output). */
+static void read_findings(const char *log_path, struct reference *ref)
 {
-    char counts_path[PATH_MAX + 96];
     size_t length = 0;
-    char *log = scratch_read_untrusted(log_path, 4u << 20, &length), *counts;
+    char *log = scratch_read_untrusted(log_path, 4u << 20, &length);
     ref->findings = sanitize_parse(log ? log : "", ref->findings_text, sizeof ref->findings_text);
     free(log);
-    snprintf(counts_path, sizeof counts_path, "%s/run-%s%s/work/clkit-counts.txt", g->scratch, lab->name,
-             RUNLAB_REFERENCE_RUN);
-    counts = scratch_read_untrusted(counts_path, 1u << 20, &length);
-    ref->counted = counts && ref->log->technique_ran &&
-                   counts_parse(counts, &ref->counts) == 0;
-    free(counts);
+}
+
+/* Keeps the plugin's counts of the technique case from the latest attempt that has them, whatever became of the
+   cases after it; counts without a single global access are an attempt that Oclgrind cut short in that case. */
+static void keep_counts(struct reference *ref)
+{
+    struct technique_counts counts;
+    if (!ref->log->technique_ran || !ref->log->technique_counts[0] ||
+        counts_parse(ref->log->technique_counts, &counts) != 0 ||
+        counts.global_loads + counts.global_stores + counts.global_atomics <= 0)
+        return;
+    ref->counts = counts;
+    ref->counted = 1;
 }
 
 /* Why the run under Oclgrind stopped short, in failure, or "" when it did not: the runner could not start or build
@@ -270,6 +274,7 @@ static int run_once(struct grading *g, const struct grade_lab_spec *lab, uint64_
     runlab_open(&r, command.argv, 2 * g->cli->timeout_s + 30);
     if (!r.setup && !r.refusal && strstr(r.hello.device_name, "Oclgrind"))
         runlab_run_cases(&r, max_local, only_case, ref->log);
+    keep_counts(ref);
     log = scratch_read_untrusted(command.log, 4u << 20, &length);
     judge_failure(&r, ref->log, log, failure, size);
     int unstarted = r.setup != NULL;
@@ -282,7 +287,7 @@ static int run_once(struct grading *g, const struct grade_lab_spec *lab, uint64_
         return 1;
     ref->ran = 1;
     ref->counts_lost = !attempt->plugin || !clk_file_exists(command.plugin);
-    read_findings(g, lab, command.log, ref);
+    read_findings(command.log, ref);
     return 0;
 }
 
@@ -294,7 +299,7 @@ static void keep_findings(struct grading *g, const struct grade_lab_spec *lab, s
     ref->log->stopped_at = -1;
     ref->log->technique_ran = 0;
     snprintf(log_path, sizeof log_path, "%s/run-%s%s/oclgrind.log", g->scratch, lab->name, RUNLAB_REFERENCE_RUN);
-    read_findings(g, lab, log_path, ref);
+    read_findings(log_path, ref);
     ref->ran = ref->findings > 0;
 }
 
@@ -329,7 +334,8 @@ void sanitize_run(struct grading *g, const struct grade_lab_spec *lab, uint64_t 
                  "fault of Oclgrind's, not of the kernel), so the device's verdict stands and no points are lost for "
                  "it", first, strcmp(first, failure) ? "; without its optional checks, " : ", with and without its "
                  "optional checks", strcmp(first, failure) ? failure : "");
-        ref->judge_failed = ref->counts_lost = 1;
+        ref->judge_failed = 1;
+        ref->counts_lost = !ref->counted;
         keep_findings(g, lab, ref);
     }
 }
