@@ -101,9 +101,10 @@ static const struct {
     {"lab9/no-barrier", "lab9", 0, 0, 0, 0},               {"lab9/no-zero-test", "lab9", 0, 0, 0, 0},
     {"lab9/global-filter", "lab9", 1, 1, 1, 0},            {"lab9/naive-constant", "lab9", 1, 1, 1, 0},
     {"lab9/loops-2d", "lab9", 1, 1, 1, 1},
-    /* Naive, and slow on purpose where Oclgrind simulates a large filter: the technique case is counted first, so a
-       sample case that the reference judge cannot finish leaves the technique measured, and failed. */
-    {"lab9/slow-under-judge", "lab9", 1, 1, 1, 0},
+    /* Right on a device in milliseconds, but a small case does not finish under the reference judge (40 million
+       steps of one work-item): the kernel hangs there, whatever a device's compiler made of it (NVIDIA's drops
+       lab1/infinite-loop's endless loop): it fails, and never passes as the judge's failure. */
+    {"lab9/slow-under-judge", "lab9", 0, 0, 0, 0},
     /* Lab 10 last (its own case, "lab 10"). Bins never zeroed: Oclgrind's fresh local memory holds zeros, so only
        its small cases count and they are right, but it names the uninitialised values; no barrier before the merge;
        a plain ++ on the local bins (a race); bins indexed by work-item, unbounded by nbins; every work-item merging

@@ -7,6 +7,7 @@
 #include "sandbox/scratch.h"
 #include "timing.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,8 @@
 #define GUARD_NAN 0x7fa00000u
 #define CASE_BASE_S 4.0
 #define AFTER_SLOW_S 3.0
+/* The least a small case gets under the reference judge: far more than a right kernel needs there. */
+#define REFERENCE_FLOOR_S 20.0
 /* The reference judge's sample: its structural cases each within STRUCTURE_CASE_S of Oclgrind's time (see
    simulated_seconds), then other shapes and tilings in turn within SAMPLE_FILL_S. */
 #define STRUCTURE_CASE_S 2.0
@@ -220,8 +223,8 @@ static double simulated_seconds(const struct grade_case *c)
 static double case_limit(const struct lab_run *r, const struct grade_case *c)
 {
     double limit;
-    if (r->mode == RUNLAB_REFERENCE) /* room for a busy machine: a case past it is Oclgrind's failure, not a fault */
-        limit = CASE_BASE_S - 1.0 + 4.0 * simulated_seconds(c);
+    if (r->mode == RUNLAB_REFERENCE) /* room for a busy machine and a slow right kernel: a small case past it hangs */
+        limit = fmax(REFERENCE_FLOOR_S, CASE_BASE_S - 1.0 + 4.0 * simulated_seconds(c));
     else
         limit = CASE_BASE_S + r->lab->family->work(c) * 1e-8; /* 100 MB/s: a slow CPU, a kernel doing more work */
     if (r->slow_seen && limit > AFTER_SLOW_S) /* one slow case already cost its limit: a hang costs about 10 s */
