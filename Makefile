@@ -92,8 +92,8 @@ $(REGISTRY_LIST): FORCE
 	@mkdir -p $(@D)
 	$(Q){ echo '/* Written by the Makefile from grader/labs/; do not edit. */'; \
 	  for lab in $(LABS); do echo "REGISTRY_LAB($$lab)"; done; \
-	  echo '#define REGISTRY_LAB_COUNT $(words $(LABS))'; } > $@.new
-	$(Q)cmp -s $@.new $@ && rm -f $@.new || mv -f $@.new $@
+	  echo '#define REGISTRY_LAB_COUNT $(words $(LABS))'; } > $@.$$$$.new && \
+	  { cmp -s $@.$$$$.new $@ && rm -f $@.$$$$.new || mv -f $@.$$$$.new $@; }
 build/grader/labs/registry.o: $(REGISTRY_LIST)
 build/grader/labs/registry.o: KIT_CPPFLAGS += -I$(dir $(REGISTRY_LIST))
 
