@@ -4,7 +4,7 @@ __kernel void histogram_global(__global const uint *data, __global uint *bins, _
                                const int nbins)
 {
     (void)local_bins;
-    for (int i = get_global_id(0); i < n; i += get_global_size(0)) {
+    for (size_t i = get_global_id(0); i < (size_t)n; i += get_global_size(0)) {
         uint v = data[i];
         if (v < (uint)nbins)
             atomic_inc(&bins[v]);

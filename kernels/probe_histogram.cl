@@ -8,7 +8,7 @@ __kernel void PROBE_KERNEL(__global const uint *data, __global uint *bins, __loc
     /* Every work-item touches one local bin, so a __local argument sized too small shows under Oclgrind. */
     if (get_local_id(0) < (size_t)nbins)
         local_bins[get_local_id(0)] = 0;
-    for (int i = get_global_id(0); i < n; i += get_global_size(0)) {
+    for (size_t i = get_global_id(0); i < (size_t)n; i += get_global_size(0)) {
         uint v = data[i];
         if (v < (uint)nbins)
             atomic_inc(&bins[nbins - 1 - (v + shift) % (uint)nbins]);
