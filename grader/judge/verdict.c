@@ -438,6 +438,12 @@ static int find_stop(const struct grade_lab_spec *lab, const struct case_log *de
                  log->how, description);
         return GRADE_TEST_EXACT;
     }
+    if (log && log->stopped_at >= 0 && !strncmp(log->how, "did not finish", 14)) { /* the technique case */
+        lab->family->describe(&lab->technique.shape, description, sizeof description);
+        snprintf(text, size, "under Oclgrind, the reference judge, whose verdict stands, the kernel %s in the "
+                 "technique case (%s)", log->how, description);
+        return GRADE_TEST_EXACT;
+    }
     if (log && strstr(ref->findings_text, "divergence")) {
         snprintf(text, size, "the kernel's results are undefined: a barrier that not every work-item of a group "
                  "reaches (some devices hang there, others go on)");
