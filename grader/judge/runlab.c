@@ -4,6 +4,7 @@
 #include "wire/harness.h"
 #include "judge/rules.h"
 #include "judge/safetext.h"
+#include "labs/technique.h"
 #include "sandbox/scratch.h"
 #include "timing.h"
 
@@ -436,13 +437,14 @@ static const char *last_line_of(char *text)
    once, so that a sample case that Oclgrind cannot finish later leaves the technique measured. */
 static void run_technique_case(struct lab_run *r, struct case_log *log)
 {
-    struct grade_case c = r->lab->technique.shape;
+    struct grade_case c;
     struct case_verdict verdict;
     char path[PATH_MAX + 96], *counts;
     size_t length = 0;
-    c.data = GRADE_EXACT;
-    if (r->lab->technique.kind == TECHNIQUE_NONE || log->stopped_at >= 0)
+    if (!r->lab->technique || log->stopped_at >= 0)
         return;
+    c = r->lab->technique->shape;
+    c.data = GRADE_EXACT;
     if (judge_case(r, &c, r->seed, &verdict) != 0) {
         record_stop(r, RUNLAB_MAX_CASES, log);
         return;
