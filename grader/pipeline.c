@@ -2,6 +2,7 @@
 
 #include "judge/devicerun.h"
 #include "judge/hostprog.h"
+#include "judge/predict.h"
 #include "judge/recheck.h"
 #include "labs/registry.h"
 #include "judge/runlab.h"
@@ -190,6 +191,7 @@ static int grade_lab(struct grading *g, const struct grade_lab_spec *lab, uint64
             host_beside(g, lab, seed, b);
         if (b->host_done)
             result_add(result, b->host.name, b->host.score, b->host.max, b->host.passed, b->host_reason);
+        predict_test(g->source_dir, lab, &b->ref.counts, b->ref.counted, result);
         why = g->cli->only_case >= 0 ? "not run: --case runs one case only" : g->cli->quick ? "not timed: --quick"
                                                                                            : "not run";
     }
