@@ -48,7 +48,7 @@ def render(n, items, labels):
     for number, text in items:
         label = labels.get(("lab%d" % n, number))
         out.append("## Question %d\n\n%s\n\npredict%s: \nanswer: \n" %
-                   (number, text, " (%s)" % label if label else " (in words: the grader measures no figure for it)"))
+                   (number, text, " (%s)" % label if label else " (in words; the grader measures no figure for it)"))
     return "\n".join(out)
 
 

@@ -191,10 +191,11 @@ static int grade_lab(struct grading *g, const struct grade_lab_spec *lab, uint64
             host_beside(g, lab, seed, b);
         if (b->host_done)
             result_add(result, b->host.name, b->host.score, b->host.max, b->host.passed, b->host_reason);
-        predict_test(g->source_dir, lab, &b->ref.counts, b->ref.counted, result);
         why = g->cli->only_case >= 0 ? "not run: --case runs one case only" : g->cli->quick ? "not timed: --quick"
                                                                                            : "not run";
     }
+    /* Predictions show whether or not the kernel built: a student writes them before measuring. */
+    predict_test(g->source_dir, lab, &b->ref.counts, built == 1 && b->ref.counted, result);
     complete_lab(lab, why, result);
     munmap(b, sizeof *b);
     close_runs(g, lab, built == 1 && g->cli->solutions);

@@ -14,12 +14,14 @@ START_TEST(reads_predictions_and_answers)
 {
     struct predict_entry e[PREDICT_MAX_QUESTIONS];
     const char *text = "# Lab 1\n\n## Question 1\n\ntext with predict: in it\n\npredict (a count): about 1,563 groups\n"
-                       "answer: 1,563\n## Question 2\npredict (in words): the memory test fails\nanswer:   \n"
-                       "## Question 3\npredict: \nanswer: saw 16%\n";
-    ck_assert_int_eq(predict_parse(text, e, PREDICT_MAX_QUESTIONS), 3);
+                       "answer: 1,563\n## Question 2\npredict (in words: a colon in the label): the memory test fails\n"
+                       "answer:   \n## Question 3\npredict (in words: nothing yet): \nanswer: saw 16%\n"
+                       "## Question 4\npredict: 0.9x\n";
+    ck_assert_int_eq(predict_parse(text, e, PREDICT_MAX_QUESTIONS), 4);
     ck_assert(e[0].question == 1 && e[0].predicted && e[0].numeric && e[0].prediction == 1563 && e[0].answered);
     ck_assert(e[1].question == 2 && e[1].predicted && !e[1].numeric && !e[1].answered);
     ck_assert(e[2].question == 3 && !e[2].predicted && !e[2].numeric && e[2].answered);
+    ck_assert(e[3].question == 4 && e[3].numeric && e[3].prediction == 0.9 && !e[3].answered);
     ck_assert_int_eq(predict_parse("no headings\npredict: 3\n", e, PREDICT_MAX_QUESTIONS), 0);
 }
 END_TEST

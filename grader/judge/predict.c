@@ -138,19 +138,30 @@ static int filled(const char *rest)
     return 0;
 }
 
+/* What follows "predict"'s label on its line: after " (label):" or ":", or NULL when the line has neither. */
+static const char *after_label(const char *rest)
+{
+    const char *end = strchr(rest, '\n');
+    if (*rest == ' ' && rest[1] == '(') {
+        const char *close = strstr(rest, "):");
+        return close && (!end || close < end) ? close + 2 : NULL;
+    }
+    return *rest == ':' ? rest + 1 : NULL;
+}
+
 int predict_parse(const char *text, struct predict_entry *entries, int max)
 {
     int count = 0;
     for (const char *line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+        const char *value;
         int number;
         struct predict_entry *e = count > 0 ? &entries[count - 1] : NULL;
         if (sscanf(line, "## Question %d", &number) == 1 && count < max) {
             memset(&entries[count], 0, sizeof entries[count]);
             entries[count++].question = number;
-        } else if (e && strncmp(line, "predict", 7) == 0 && strchr(line, ':') &&
-                   (!strchr(line, '\n') || strchr(line, ':') < strchr(line, '\n'))) {
-            e->predicted = filled(strchr(line, ':') + 1);
-            e->numeric = first_number(strchr(line, ':') + 1, &e->prediction);
+        } else if (e && strncmp(line, "predict", 7) == 0 && (value = after_label(line + 7)) != NULL) {
+            e->predicted = filled(value);
+            e->numeric = first_number(value, &e->prediction);
         } else if (e && strncmp(line, "answer:", 7) == 0) {
             e->answered = filled(line + 7);
         }
