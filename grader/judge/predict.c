@@ -218,7 +218,9 @@ static double speed_figure(const struct grade_lab_spec *lab, const struct questi
 /* The technique case's figure for q from counts, or -1 when the counts it needs are missing. */
 static double count_figure(const struct grade_lab_spec *lab, const struct question *q, const struct technique_counts *c)
 {
-    const struct grade_case *s = &lab->technique.shape;
+    if (!lab->technique)
+        return -1;
+    const struct grade_case *s = &lab->technique->shape;
     double outputs = (double)s->dims[0] * s->dims[1];
     switch (q->figure) {
     case FIGURE_GLOBAL_STORES: return c->global_stores;
