@@ -259,6 +259,40 @@ START_TEST(a_real_cluster_runs_the_job_array)
 }
 END_TEST
 
+/* On a real cluster whose node declares a gpu GRES as the README says (GresTypes, Gres=gpu:1, gres.conf), the array
+   --slurm-gpus 1 writes is taken and its tasks grade on 'gpu'. This machine has no OpenCL GPU: each task then ends
+   in a set-up error, and the merge names them and fails, not a class of zeros that exits 0; with a GPU, every
+   student is graded. */
+START_TEST(a_gpu_cluster_runs_the_gpu_array)
+{
+    char *output;
+    int gpu;
+    if (!can_start_slurm()) {
+        ck_assert_msg(getenv("CLKIT_CHECK_NO_SLURM") != NULL, "the real Slurm test needs root, slurm-wlm and munge");
+        return;
+    }
+    output = shell("./grade --list-devices", 0);
+    gpu = strstr(output, "[gpu]") != NULL;
+    free(output);
+    output = shell("rm -rf " REAL_CLASS " " REAL_JOB "-gpu && sh tests/make_class.sh " REAL_CLASS " 2 >/dev/null && "
+                   "CLKIT_SLURM_GPUS=1 tests/slurm_cluster.sh sh -c '" RUN_ARRAY "./grade --slurm " REAL_JOB "-gpu "
+                   "--submission " REAL_CLASS " --slurm-gpus 1 --quick lab1 >/dev/null && grep -c gres=gpu:1 "
+                   REAL_JOB "-gpu/grade.sbatch && run_array " REAL_JOB "-gpu/grade.sbatch && cat " REAL_JOB
+                   "-gpu/logs/task-0.log " REAL_JOB "-gpu/results/s01.txt && ./grade --merge " REAL_JOB "-gpu 2>&1 >/dev/null; echo merge: $?' 2>&1",
+                   0);
+    ck_assert_msg(!strncmp(output, "1\nJobState=COMPLETED ExitCode=0:0\nJobState=COMPLETED ExitCode=0:0\n", 66),
+                  "%s", output);
+    if (gpu)
+        ck_assert_msg(strstr(output, "\nmerge: 0\n"), "%s", output);
+    else
+        ck_assert_msg(strstr(output, "set-up error: not graded (see its .txt)") &&
+                      strstr(output, "no OpenCL device matches --device 'gpu'") &&
+                      strstr(output, "these tasks could not set up (see logs/): s01, s02\n") &&
+                      strstr(output, "\nmerge: 2\n"), "%s", output);
+    free(output);
+}
+END_TEST
+
 Suite *slurm_suite(void)
 {
     Suite *s = suite_create("slurm");
@@ -278,6 +312,7 @@ Suite *slurm_suite(void)
     tc = tcase_create("real cluster");
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, a_real_cluster_runs_the_job_array);
+    tcase_add_test(tc, a_gpu_cluster_runs_the_gpu_array);
     suite_add_tcase(s, tc);
     return s;
 }

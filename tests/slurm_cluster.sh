@@ -3,8 +3,9 @@
 # slurmd on this host, their state and logs in a folder of their own under /tmp, ports that were free. Runs COMMAND
 # with SLURM_CONF pointing at it, then stops the cluster whatever happened and exits with COMMAND's status; 3 when
 # the cluster could not start. The folder is removed when COMMAND succeeded, else kept for its logs (named on
-# stderr).
-#   tests/slurm_cluster.sh COMMAND...
+# stderr). CLKIT_SLURM_GPUS=N declares N GPUs as the node's gpu GRES, as a GPU cluster does (GresTypes, Gres= and
+# gres.conf), though their device files are /dev/null: a job that asks for them runs, Slurm sets its GPU variables.
+#   tests/slurm_cluster.sh COMMAND...            (tests/slurm_cluster.sh bash: a shell on the cluster)
 set -u
 [ $# -gt 0 ] || { echo "usage: tests/slurm_cluster.sh COMMAND..." >&2; exit 2; }
 for tool in munged slurmctld slurmd sbatch squeue sinfo scontrol python3; do
@@ -12,6 +13,11 @@ for tool in munged slurmctld slurmd sbatch squeue sinfo scontrol python3; do
         echo "slurm_cluster: $tool is not installed (apt-get install slurm-wlm munge)" >&2; exit 3; }
 done
 [ "$(id -u)" -eq 0 ] || { echo "slurm_cluster: must run as root (slurmd starts jobs as their users)" >&2; exit 3; }
+gpus=${CLKIT_SLURM_GPUS:-0}
+case $gpus in
+[0-9]) ;;
+*) echo "slurm_cluster: CLKIT_SLURM_GPUS must be a number of GPUs from 0 to 9 (it is $gpus)" >&2; exit 2 ;;
+esac
 # Under /tmp: munged's socket path must be short (108 bytes), and the folder private (munged checks).
 dir=$(mktemp -d /tmp/clkit-slurm.XXXXXX) || exit 2
 mkdir -p "$dir/state" "$dir/spool" "$dir/munge" && chmod 700 "$dir/munge" || exit 2
@@ -52,6 +58,13 @@ print(*[x.getsockname()[1] for x in s])')
 host=$(hostname -s)
 # The node as slurmd sees it (CPUs, sockets, cores, memory), so that the configuration fits any machine.
 node=$(slurmd -C | sed -n '1s/^NodeName=[^ ]* //p')
+gres=
+if [ "$gpus" -gt 0 ]; then
+    gres="Gres=gpu:$gpus"
+    for i in $(seq 0 $((gpus - 1))); do
+        touch "$dir/gpu$i" && echo "NodeName=$host Name=gpu File=$dir/gpu$i"
+    done > "$dir/gres.conf"
+fi
 
 dd if=/dev/urandom of="$dir/munge/munge.key" bs=1024 count=1 2>/dev/null && chmod 400 "$dir/munge/munge.key"
 cat > "$dir/slurm.conf" <<EOF
@@ -84,7 +97,8 @@ SwitchType=switch/none
 ReturnToService=2
 MailProg=/bin/true
 MinJobAge=600
-NodeName=$host NodeAddr=127.0.0.1 $node State=UNKNOWN
+GresTypes=gpu
+NodeName=$host NodeAddr=127.0.0.1 $node $gres State=UNKNOWN
 PartitionName=check Nodes=$host Default=YES MaxTime=INFINITE State=UP
 EOF
 export SLURM_CONF=$dir/slurm.conf
@@ -107,7 +121,7 @@ for _ in $(seq 150); do
 done
 if [ "${state:-}" != idle ]; then
     echo "slurm_cluster: the node did not come up (state: ${state:-none}); logs in $dir:" >&2
-    tail -n 20 "$dir"/munge/munged.log "$dir"/slurmctld.log "$dir"/slurmd.log "$dir"/*.out >&2 2>/dev/null
+    tail -n 20 "$dir"/munge/munged.log "$dir"/slurmctld.log "$dir"/slurmd.log >&2 2>/dev/null
     exit 3
 fi
 up=1
