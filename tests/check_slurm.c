@@ -224,10 +224,12 @@ static int can_start_slurm(void)
 
 /* On a real single-node Slurm (tests/slurm_cluster.sh starts munged, slurmctld and slurmd here and stops them), the
    job array --slurm writes, as written and with its defaults, runs on a node without GPUs: sbatch takes it, each task
-   grades its student, --merge writes their marks. --slurm again into the folder reports none of the old job's
+   grades its student, --merge writes their marks; more CPUs or GPUs than the node has are refused before any is
+   written. --slurm again into the folder reports none of the old job's
    results, and the old script's tasks, run late, grade nobody. */
 START_TEST(a_real_cluster_runs_the_job_array)
 {
+    static const char refused[] = "--slurm-cpus 4096: 2\n--slurm-gpus 1: 2\nfirst:\n";
     char *output, *csv;
     if (!can_start_slurm()) {
         ck_assert_msg(getenv("CLKIT_CHECK_NO_SLURM") != NULL,
@@ -236,17 +238,20 @@ START_TEST(a_real_cluster_runs_the_job_array)
         fputs("slurm: the real cluster test skipped (CLKIT_CHECK_NO_SLURM is set)\n", stderr);
         return;
     }
-    output = shell("rm -rf " REAL_CLASS " " REAL_JOB " && sh tests/make_class.sh " REAL_CLASS " 2 >/dev/null && "
-                   "tests/slurm_cluster.sh sh -c '" RUN_ARRAY
-                   "./grade --slurm " REAL_JOB " --submission " REAL_CLASS " --seed 7 --quick lab1 >/dev/null && "
+    output = shell("rm -rf " REAL_CLASS " " REAL_JOB " " REAL_JOB "-big && sh tests/make_class.sh " REAL_CLASS " 2 "
+                   ">/dev/null && tests/slurm_cluster.sh sh -c '" RUN_ARRAY
+                   "for more in \"--slurm-cpus 4096\" \"--slurm-gpus 1\"; do ./grade --slurm " REAL_JOB "-big "
+                   "--submission " REAL_CLASS " $more lab1 2>/dev/null; echo \"$more: $?\"; done; ls " REAL_JOB
+                   "-big/grade.sbatch 2>/dev/null; ./grade --slurm " REAL_JOB " --submission " REAL_CLASS " --seed 7 --quick lab1 >/dev/null && "
                    "cp " REAL_JOB "/grade.sbatch " REAL_JOB "-old.sbatch && echo first: && run_array " REAL_JOB
                    "/grade.sbatch && ./grade --merge " REAL_JOB " >/dev/null && cp " REAL_JOB "/results/scores.csv "
                    REAL_JOB "-first.csv && ./grade --slurm " REAL_JOB " --submission " REAL_CLASS " --seed 8 --quick "
                    "lab1 >/dev/null && echo old: && run_array " REAL_JOB "-old.sbatch && ./grade --merge " REAL_JOB
                    " 2>&1 >/dev/null; echo merge: $?' 2>&1",
                    0);
-    /* Both tasks ran and ended well; the old script's tasks ran and refused the new class. */
-    ck_assert_msg(strstr(output, "first:\nJobState=COMPLETED ExitCode=0:0\nJobState=COMPLETED ExitCode=0:0\nold:\n"
+    /* No array is written that no node could run; both tasks ran and ended well; the old script's tasks ran and
+       refused the new class. */
+    ck_assert_msg(!strncmp(output, refused, strlen(refused)) && strstr(output, "first:\nJobState=COMPLETED ExitCode=0:0\nJobState=COMPLETED ExitCode=0:0\nold:\n"
                                  "JobState=FAILED ExitCode=2:0\nJobState=FAILED ExitCode=2:0\n") &&
                   strstr(output, "no result of this job for: s01, s02 (") && strstr(output, "\nmerge: 2\n"),
                   "%s", output);
