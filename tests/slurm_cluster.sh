@@ -50,11 +50,6 @@ finish() {
 trap finish EXIT
 trap 'exit 130' INT TERM
 
-# Two ports nobody listens on now (the kernel's choice), one for slurmctld and one for slurmd.
-read -r ctld_port slurmd_port < <(python3 -c 'import socket
-s = [socket.socket() for _ in range(2)]
-[x.bind(("127.0.0.1", 0)) for x in s]
-print(*[x.getsockname()[1] for x in s])')
 host=$(hostname -s)
 # The node as slurmd sees it (CPUs, sockets, cores, memory), so that the configuration fits any machine.
 node=$(slurmd -C | sed -n '1s/^NodeName=[^ ]* //p')
@@ -66,12 +61,13 @@ if [ "$gpus" -gt 0 ]; then
     done > "$dir/gres.conf"
 fi
 
-dd if=/dev/urandom of="$dir/munge/munge.key" bs=1024 count=1 2>/dev/null && chmod 400 "$dir/munge/munge.key"
-cat > "$dir/slurm.conf" <<EOF
+# slurm.conf for slurmctld on port $1 and slurmd on port $2.
+configure() {
+    cat > "$dir/slurm.conf" <<EOF
 ClusterName=clkit-check
 SlurmctldHost=$host(127.0.0.1)
-SlurmctldPort=$ctld_port
-SlurmdPort=$slurmd_port
+SlurmctldPort=$1
+SlurmdPort=$2
 SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
@@ -101,26 +97,43 @@ GresTypes=gpu
 NodeName=$host NodeAddr=127.0.0.1 $node $gres State=UNKNOWN
 PartitionName=check Nodes=$host Default=YES MaxTime=INFINITE State=UP
 EOF
+}
 export SLURM_CONF=$dir/slurm.conf
 
+dd if=/dev/urandom of="$dir/munge/munge.key" bs=1024 count=1 2>/dev/null && chmod 400 "$dir/munge/munge.key"
 munged --foreground --force --socket="$dir/munge/munge.socket" --key-file="$dir/munge/munge.key" \
     --pid-file="$dir/munge/munged.pid" --log-file="$dir/munge/munged.log" --seed-file="$dir/munge/munged.seed" \
     >/dev/null 2>&1 &
 pids+=($!)
 for _ in $(seq 50); do [ -S "$dir/munge/munge.socket" ] && break; sleep 0.1; done
-slurmctld -D -i >"$dir/slurmctld.out" 2>&1 &
-pids+=($!)
-slurmd -D -N "$host" >"$dir/slurmd.out" 2>&1 &
-pids+=($!)
 
-# Up when the node takes jobs (bounded: 30 s).
-for _ in $(seq 150); do
-    state=$(sinfo -h -n "$host" -o %T 2>/dev/null)
+# Two ports nobody listens on now (the kernel's choice); another cluster may take one before slurmctld or slurmd
+# binds it, and then that daemon ends: three tries, each bounded (30 s until the node takes jobs).
+state=
+for attempt in 1 2 3; do
+    # shellcheck disable=SC2046 # two port numbers
+    configure $(python3 -c 'import socket
+s = [socket.socket() for _ in range(2)]
+[x.bind(("127.0.0.1", 0)) for x in s]
+print(*[x.getsockname()[1] for x in s])')
+    slurmctld -D -i >"$dir/slurmctld.out" 2>&1 &
+    ctld=$!
+    slurmd -D -N "$host" >"$dir/slurmd.out" 2>&1 &
+    slurmd=$!
+    pids+=("$ctld" "$slurmd")
+    for _ in $(seq 150); do
+        state=$(sinfo -h -n "$host" -o %T 2>/dev/null)
+        [ "$state" = idle ] && break
+        kill -0 "$ctld" 2>/dev/null && kill -0 "$slurmd" 2>/dev/null || break
+        sleep 0.2
+    done
     [ "$state" = idle ] && break
-    sleep 0.2
+    echo "slurm_cluster: try $attempt: the node did not come up (state: ${state:-none})" >&2
+    kill -TERM "$ctld" "$slurmd" 2>/dev/null
+    wait "$ctld" "$slurmd" 2>/dev/null
 done
-if [ "${state:-}" != idle ]; then
-    echo "slurm_cluster: the node did not come up (state: ${state:-none}); logs in $dir:" >&2
+if [ "$state" != idle ]; then
+    echo "slurm_cluster: the cluster did not start; logs in $dir:" >&2
     tail -n 20 "$dir"/munge/munged.log "$dir"/slurmctld.log "$dir"/slurmd.log >&2 2>/dev/null
     exit 3
 fi
