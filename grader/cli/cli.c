@@ -247,6 +247,9 @@ static int check_combination(struct cli *cli)
         return usage_error("--bench times the kernels; it cannot go with", "--quick");
     if (cli->solutions && cli->submission_count && !cli->bench)
         return usage_error("choose one of --solutions and --submission, not both:", "--solutions");
+    if (cli->html && (cli->slurm || cli->task)) /* the report needs every task's result: --merge writes it */
+        return usage_error("--html reports on the tasks' results; give it to --merge DIR, not to",
+                           cli->slurm ? "--slurm" : "--task");
     if (cli->slurm && cli->submission_count == 0)
         return usage_error("--slurm writes a job array for a class; name it with", "--submission DIR");
     if (!!cli->slurm + !!cli->task + !!cli->merge > 1)
