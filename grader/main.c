@@ -42,7 +42,7 @@ static int bench(struct grading *g, const struct grade_lab_result *results)
    (in the scratch folder), named after the folder graded. */
 static int write_own_page(const struct grading *g, const struct grade_lab_result *results, double seconds)
 {
-    char json[PATH_MAX], name[BATCH_NAME_MAX] = "submission";
+    char json[PATH_MAX], name[BATCH_NAME_MAX + 1] = "submission";
     const char *base = strrchr(g->source_dir, '/');
     if (g->cli->submission_count && base && batch_name_is_safe(base + 1))
         snprintf(name, sizeof name, "%s", base + 1);

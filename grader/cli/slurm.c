@@ -208,8 +208,9 @@ int slurm_write(struct grading *g)
     int count = batch_list_class(g->cli, students, BATCH_MAX_STUDENTS), rc = 2, dirfd = -1, logs = -1, removed;
     if (count == 0)
         fprintf(stderr, "grade: no student folders found in %s\n", g->cli->submissions[0]);
-    else if (count > 0 && cluster_fits(g->cli) == 0 && new_job(job, sizeof job) == 0 && (dirfd = outfile_dir(dir, 1)) >= 0 &&
-             (logs = outfile_subdir(dirfd, "logs", "logs")) >= 0 && (dir = realpath(dir, absolute)) != NULL &&
+    else if (count > 0 && cluster_fits(g->cli) == 0 && new_job(job, sizeof job) == 0 &&
+             (dirfd = outfile_dir(dir, 1)) >= 0 && (logs = outfile_subdir(dirfd, "logs", "logs")) >= 0 &&
+             (dir = realpath(dir, absolute)) != NULL &&
              write_class(g, dirfd, job, students, count) == 0 && write_script(g, dirfd, dir, job, count) == 0) {
         removed = clear_results(dirfd);
         if (removed > 0)
