@@ -8,6 +8,7 @@
 #include "perf/bench.h"
 #include "perf/calibrate.h"
 #include "pipeline.h"
+#include "report/html.h"
 #include "sandbox/sandbox.h"
 #include "timing.h"
 
@@ -37,6 +38,20 @@ static int bench(struct grading *g, const struct grade_lab_result *results)
     return g->cli->bench_out && bench_write(g->cli->bench_out, device, results, g->cli->lab_count) != 0 ? 2 : 0;
 }
 
+/* --html DIR for one student: their own page, DIR/index.html, from the results file a batch would write for them
+   (in the scratch folder), named after the folder graded. */
+static int write_own_page(const struct grading *g, const struct grade_lab_result *results, double seconds)
+{
+    char json[PATH_MAX], name[BATCH_NAME_MAX + 1] = "submission";
+    const char *base = strrchr(g->source_dir, '/');
+    if (g->cli->submission_count && base && batch_name_is_safe(base + 1))
+        snprintf(name, sizeof name, "%s", base + 1);
+    snprintf(json, sizeof json, "%s/%s.json", g->scratch, name);
+    if (pipeline_write_results(g, results, seconds, json, NULL, NULL) != 0)
+        return 2;
+    return html_write_student(g->scratch, name, g->cli->html, g->root) == 0 ? 0 : 2;
+}
+
 static int grade_one(struct grading *g)
 {
     static struct grade_lab_result results[CLI_MAX_LABS];
@@ -55,6 +70,8 @@ static int grade_one(struct grading *g)
     }
     if (pipeline_write_results(g, results, clk_now_s() - start, g->cli->json, g->cli->junit,
                               g->cli->classroom) != 0)
+        rc = 2;
+    if (g->cli->html && write_own_page(g, results, clk_now_s() - start) != 0)
         rc = 2;
     for (int i = 0; i < g->cli->lab_count; i++)
         result_free(&results[i]);

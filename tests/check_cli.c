@@ -86,6 +86,8 @@ START_TEST(usage_errors)
     char *missing_value[] = {"grade", "lab1", "--seed", NULL};
     char *bad_number[] = {"grade", "lab1", "--timeout", "0", NULL};
     char *both[] = {"grade", "--solutions", "--submission", "x", "lab1", NULL};
+    /* --html to --slurm would write nothing (the tasks have not run): refused, not ignored. */
+    char *html_slurm[] = {"grade", "--slurm", "j", "--submission", "x", "--html", "h", "lab1", NULL};
     struct cli cli;
     ck_assert_int_eq(parse(&cli, 2, unknown_lab), 2);
     ck_assert_int_eq(parse(&cli, 2, no_lab), 2);
@@ -93,6 +95,11 @@ START_TEST(usage_errors)
     ck_assert_int_eq(parse(&cli, 3, missing_value), 2);
     ck_assert_int_eq(parse(&cli, 4, bad_number), 2);
     ck_assert_int_eq(parse(&cli, 5, both), 2);
+    ck_assert_int_eq(parse(&cli, 8, html_slurm), 2);
+    html_slurm[1] = "--merge";
+    html_slurm[3] = "--quick";
+    html_slurm[4] = "--quick";
+    ck_assert_int_eq(parse(&cli, 8, html_slurm), 0);
 }
 END_TEST
 

@@ -74,6 +74,29 @@ START_TEST(a_student_page_shows_the_map)
 }
 END_TEST
 
+/* One student's own view (issue 32: it wrote nothing before): ./grade labN --html DIR writes DIR/index.html, their
+   page with the map of their wrong matrix and their score, well formed, with no link to a class and nothing else in
+   DIR; the report fails when DIR cannot be written. */
+START_TEST(one_students_own_page)
+{
+    char *page;
+    free(shell("rm -rf build/check-html-own && NO_COLOR=1 ./grade --quick --seed 4 --submission "
+               "tests/fixtures/lab5/transposed-result --html build/check-html-own lab5 >/dev/null 2>&1; "
+               "test $? -eq 1 && ls build/check-html-own && xmllint --noout build/check-html-own/index.html",
+               300, 0));
+    page = shell("cat build/check-html-own/index.html", 10, 0);
+    ck_assert_msg(strstr(page, "<title>transposed-result: 1.3 / 14</title>") &&
+                  strstr(page, "<title>mismatch map</title>") && strstr(page, "the result is the transpose") &&
+                  !strstr(page, "the class</a>") && !strstr(page, "/tmp/"), "%s", page);
+    free(page);
+    page = shell("ls -A build/check-html-own; NO_COLOR=1 ./grade --quick --submission "
+                 "tests/fixtures/lab5/transposed-result --html /proc/no-such-dir lab5 2>&1 >/dev/null", 300, 2);
+    ck_assert_msg(!strncmp(page, "index.html\n", 11) && strstr(page, "cannot write /proc/no-such-dir/index.html"),
+                  "%s", page);
+    free(page);
+}
+END_TEST
+
 /* Writes build/check-html-evil/NAME.json holding one test of lab1 with output (JSON, escaped) and status. */
 static void put_result(const char *name, const char *test, const char *output, const char *status)
 {
@@ -170,6 +193,7 @@ Suite *html_suite(void)
     tcase_set_timeout(tc, 400);
     tcase_add_test(tc, a_class_of_thirty_is_reported);
     tcase_add_test(tc, a_student_page_shows_the_map);
+    tcase_add_test(tc, one_students_own_page);
 
     tcase_add_test(tc, chromium_renders_the_class_page);
     suite_add_tcase(s, tc);

@@ -7,6 +7,14 @@
 #include <string.h>
 
 #define CLASS "build/check-slurm-class"
+#define REAL_CLASS "build/check-slurm-real-class"
+#define REAL_JOB "build/check-slurm-real"
+/* Submits a script and waits (up to 2 minutes) until none of its tasks is pending or running, then prints each
+   task's state and exit code; sbatch --wait polls too seldom (30 s after the last task ended, seen here). */
+#define RUN_ARRAY "run_array() { j=$(sbatch --parsable \"$1\") || return 1; i=0; "                                 \
+                  "while squeue -h -j \"$j\" 2>/dev/null | grep -q . && [ $i -lt 600 ]; do sleep 0.2; i=$((i+1)); done; " \
+                  "scontrol -o show job \"$j\" | grep -o \"JobState=[A-Z]* .*ExitCode=[0-9:]*\" | "           \
+                  "sed \"s/ .* / /\"; }; "
 #define JOB "build/check-slurm"
 
 static char *shell(const char *command, int expected_status)
@@ -204,6 +212,92 @@ START_TEST(a_task_sees_no_classmate)
 }
 END_TEST
 
+/* Whether this machine can start a real Slurm: root, with Debian's slurm-wlm and munge. */
+static int can_start_slurm(void)
+{
+    char *output;
+    int status = run_in_kit("test \"$(id -u)\" -eq 0 && command -v munged slurmctld slurmd sbatch >/dev/null", 10,
+                            &output);
+    free(output);
+    return status == 0;
+}
+
+/* On a real single-node Slurm (tests/slurm_cluster.sh starts munged, slurmctld and slurmd here and stops them), the
+   job array --slurm writes, as written and with its defaults, runs on a node without GPUs: sbatch takes it, each task
+   grades its student, --merge writes their marks; more CPUs or GPUs than the node has are refused before any is
+   written. --slurm again into the folder reports none of the old job's
+   results, and the old script's tasks, run late, grade nobody. */
+START_TEST(a_real_cluster_runs_the_job_array)
+{
+    static const char refused[] = "--slurm-cpus 4096: 2\n--slurm-gpus 1: 2\nfirst:\n";
+    char *output, *csv;
+    if (!can_start_slurm()) {
+        ck_assert_msg(getenv("CLKIT_CHECK_NO_SLURM") != NULL,
+                      "the real Slurm test needs root and Debian's slurm-wlm and munge (apt-get install slurm-wlm munge; "
+                      ".ci/run installs them); on a machine without them, set CLKIT_CHECK_NO_SLURM=1 to skip it");
+        fputs("slurm: the real cluster test skipped (CLKIT_CHECK_NO_SLURM is set)\n", stderr);
+        return;
+    }
+    output = shell("rm -rf " REAL_CLASS " " REAL_JOB " " REAL_JOB "-big && sh tests/make_class.sh " REAL_CLASS " 2 "
+                   ">/dev/null && tests/slurm_cluster.sh sh -c '" RUN_ARRAY
+                   "for more in \"--slurm-cpus 4096\" \"--slurm-gpus 1\"; do ./grade --slurm " REAL_JOB "-big "
+                   "--submission " REAL_CLASS " $more lab1 2>/dev/null; echo \"$more: $?\"; done; ls " REAL_JOB
+                   "-big/grade.sbatch 2>/dev/null; ./grade --slurm " REAL_JOB " --submission " REAL_CLASS " --seed 7 --quick lab1 >/dev/null && "
+                   "cp " REAL_JOB "/grade.sbatch " REAL_JOB "-old.sbatch && echo first: && run_array " REAL_JOB
+                   "/grade.sbatch && ./grade --merge " REAL_JOB " >/dev/null && cp " REAL_JOB "/results/scores.csv "
+                   REAL_JOB "-first.csv && ./grade --slurm " REAL_JOB " --submission " REAL_CLASS " --seed 8 --quick "
+                   "lab1 >/dev/null && echo old: && run_array " REAL_JOB "-old.sbatch && ./grade --merge " REAL_JOB
+                   " 2>&1 >/dev/null; echo merge: $?' 2>&1",
+                   0);
+    /* No array is written that no node could run; both tasks ran and ended well; the old script's tasks ran and
+       refused the new class. */
+    ck_assert_msg(!strncmp(output, refused, strlen(refused)) && strstr(output, "first:\nJobState=COMPLETED ExitCode=0:0\nJobState=COMPLETED ExitCode=0:0\nold:\n"
+                                 "JobState=FAILED ExitCode=2:0\nJobState=FAILED ExitCode=2:0\n") &&
+                  strstr(output, "no result of this job for: s01, s02 (") && strstr(output, "\nmerge: 2\n"),
+                  "%s", output);
+    free(output);
+    csv = shell("cat " REAL_JOB "-first.csv; grep -c ',not graded: its Slurm task left no result' " REAL_JOB
+                "/results/scores.csv", 0);
+    ck_assert_str_eq(csv, "student,lab1,total,max,status\ns01,10.00,10.00,10.00,all passed\n"
+                          "s02,3.27,3.27,10.00,some failed\n2\n");
+    free(csv);
+}
+END_TEST
+
+/* On a real cluster whose node declares a gpu GRES as the README says (GresTypes, Gres=gpu:1, gres.conf), the array
+   --slurm-gpus 1 writes is taken and its tasks grade on 'gpu'. This machine has no OpenCL GPU: each task then ends
+   in a set-up error, and the merge names them and fails, not a class of zeros that exits 0; with a GPU, every
+   student is graded. */
+START_TEST(a_gpu_cluster_runs_the_gpu_array)
+{
+    char *output;
+    int gpu;
+    if (!can_start_slurm()) {
+        ck_assert_msg(getenv("CLKIT_CHECK_NO_SLURM") != NULL, "the real Slurm test needs root, slurm-wlm and munge");
+        return;
+    }
+    output = shell("./grade --list-devices", 0);
+    gpu = strstr(output, "[gpu]") != NULL;
+    free(output);
+    output = shell("rm -rf " REAL_CLASS " " REAL_JOB "-gpu && sh tests/make_class.sh " REAL_CLASS " 2 >/dev/null && "
+                   "CLKIT_SLURM_GPUS=1 tests/slurm_cluster.sh sh -c '" RUN_ARRAY "./grade --slurm " REAL_JOB "-gpu "
+                   "--submission " REAL_CLASS " --slurm-gpus 1 --quick lab1 >/dev/null && grep -c gres=gpu:1 "
+                   REAL_JOB "-gpu/grade.sbatch && run_array " REAL_JOB "-gpu/grade.sbatch && cat " REAL_JOB
+                   "-gpu/logs/task-0.log " REAL_JOB "-gpu/results/s01.txt && ./grade --merge " REAL_JOB "-gpu 2>&1 >/dev/null; echo merge: $?' 2>&1",
+                   0);
+    ck_assert_msg(!strncmp(output, "1\nJobState=COMPLETED ExitCode=0:0\nJobState=COMPLETED ExitCode=0:0\n", 66),
+                  "%s", output);
+    if (gpu)
+        ck_assert_msg(strstr(output, "\nmerge: 0\n"), "%s", output);
+    else
+        ck_assert_msg(strstr(output, "set-up error: not graded (see its .txt)") &&
+                      strstr(output, "no OpenCL device matches --device 'gpu'") &&
+                      strstr(output, "these tasks could not set up (see logs/): s01, s02\n") &&
+                      strstr(output, "\nmerge: 2\n"), "%s", output);
+    free(output);
+}
+END_TEST
+
 Suite *slurm_suite(void)
 {
     Suite *s = suite_create("slurm");
@@ -219,6 +313,11 @@ Suite *slurm_suite(void)
     tcase_add_test(tc, a_task_sees_no_classmate);
     tcase_add_test(tc, a_name_writes_no_line_of_its_own);
     tcase_add_test(tc, an_old_jobs_results_are_refused);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("real cluster");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, a_real_cluster_runs_the_job_array);
+    tcase_add_test(tc, a_gpu_cluster_runs_the_gpu_array);
     suite_add_tcase(s, tc);
     return s;
 }

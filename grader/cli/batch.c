@@ -471,8 +471,11 @@ static void reap_one(struct grading *g, struct worker *workers, int jobs, const 
             }
             sandbox_keep(k->pid, 0);
             sandbox_kill_orphans(); /* what a judge killed at the budget left behind comes back here */
+            /* A judge that exits 2 could not set up (no such device, the kit not built): not a grade. */
             fprintf(g->style.out, "%-24s %s\n", students[k->student].name,
-                    outcomes[k->student] ? outcomes[k->student] : "graded");
+                    outcomes[k->student]                         ? outcomes[k->student]
+                    : WIFEXITED(status) && WEXITSTATUS(status) == 2 ? "set-up error: not graded (see its .txt)"
+                                                                  : "graded");
             fflush(g->style.out);
             k->pid = 0;
             return;

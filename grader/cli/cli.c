@@ -28,8 +28,9 @@ static const char usage[] =
     "  --slurm-cpus N      with --slurm: CPUs per task (default 2)\n"
     "  --task DIR          grade the student of DIR/class.txt that SLURM_ARRAY_TASK_ID names (the array's task)\n"
     "  --merge DIR         write DIR/results/scores.csv from the tasks' results, in the class's order\n"
-    "  --html DIR          with a class or --merge: also write a static HTML report (a page per student,\n"
-    "                      mismatch maps, speed; the class's scores, pass rates, common failures)\n"
+    "  --html DIR          also write a static HTML report: for one student DIR/index.html, their page\n"
+    "                      (mismatch maps, speed); with a class or --merge a page per student and the\n"
+    "                      class's (scores, pass rates, common failures)\n"
     "  --quick             do not time the kernel (the speed test only reports, so the score is the same)\n"
     "  --json FILE         write the results as Gradescope results.json\n"
     "  --junit FILE        write the results as JUnit XML\n"
@@ -246,8 +247,9 @@ static int check_combination(struct cli *cli)
         return usage_error("--bench times the kernels; it cannot go with", "--quick");
     if (cli->solutions && cli->submission_count && !cli->bench)
         return usage_error("choose one of --solutions and --submission, not both:", "--solutions");
-    if (cli->html && !cli->merge && cli->submission_count == 0)
-        return usage_error("--html reports on a class; grade one with --submission DIR, or give", "--merge DIR");
+    if (cli->html && (cli->slurm || cli->task)) /* the report needs every task's result: --merge writes it */
+        return usage_error("--html reports on the tasks' results; give it to --merge DIR, not to",
+                           cli->slurm ? "--slurm" : "--task");
     if (cli->slurm && cli->submission_count == 0)
         return usage_error("--slurm writes a job array for a class; name it with", "--submission DIR");
     if (!!cli->slurm + !!cli->task + !!cli->merge > 1)

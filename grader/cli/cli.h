@@ -28,7 +28,7 @@ struct cli {
     int slurm_cpus;        /* --slurm: CPUs each task asks for */
     const char *task;      /* grade the student of this --slurm folder that SLURM_ARRAY_TASK_ID names */
     const char *merge;     /* build scores.csv from the results of this --slurm folder */
-    const char *html;      /* batch grading and --merge: write the class's HTML report into this folder */
+    const char *html;      /* one student: their page, DIR/index.html; a class and --merge: the class report */
     int quick;
     const char *json;
     const char *junit;

@@ -160,6 +160,46 @@ static int clear_results(int dirfd)
     return removed;
 }
 
+/* The GPUs a node's GRES as sinfo prints it holds ("gpu:4", "gpu:a100:2(S:0-1),gpu:v100:1", "(null)"). */
+static int gres_gpus(const char *gres)
+{
+    int gpus = 0;
+    for (const char *item = gres; item; item = strchr(item, ',') ? strchr(item, ',') + 1 : NULL) {
+        const char *end = item + strcspn(item, ",("), *count = end;
+        while (count > item && count[-1] != ':')
+            count--;
+        if (strncmp(item, "gpu:", 4) == 0 && count > item)
+            gpus += atoi(count);
+    }
+    return gpus;
+}
+
+/* Whether some node of the cluster that sinfo describes has the CPUs and GPUs a task asks for, so that the array
+   can ever run (Slurm refuses it, or leaves it pending for good, when none has). Where sinfo does not answer (no
+   Slurm on this machine) the array is written all the same. Returns 0, or -1 after saying why. */
+static int cluster_fits(const struct cli *cli)
+{
+    FILE *in = popen("sinfo -h -N -o '%c %G' 2>/dev/null", "r");
+    char line[1024], gres[1000];
+    int cpus, gpus, nodes = 0, fit = 0, most_cpus = 0, most_gpus = 0;
+    while (in && fgets(line, sizeof line, in))
+        if (sscanf(line, "%d %999s", &cpus, gres) == 2) {
+            gpus = gres_gpus(gres);
+            nodes++;
+            fit += cpus >= cli->slurm_cpus && gpus >= cli->slurm_gpus;
+            most_cpus = cpus > most_cpus ? cpus : most_cpus;
+            most_gpus = gpus > most_gpus ? gpus : most_gpus;
+        }
+    if (in)
+        pclose(in);
+    if (nodes == 0 || fit > 0)
+        return 0;
+    fprintf(stderr, "grade: no node of this cluster has %d CPUs and %d GPUs for a task (sinfo: at most %d CPUs and %d "
+            "GPUs of a gpu GRES on a node); ask for what a node has with --slurm-cpus and --slurm-gpus\n",
+            cli->slurm_cpus, cli->slurm_gpus, most_cpus, most_gpus);
+    return -1;
+}
+
 int slurm_write(struct grading *g)
 {
     static struct student students[BATCH_MAX_STUDENTS];
@@ -168,8 +208,9 @@ int slurm_write(struct grading *g)
     int count = batch_list_class(g->cli, students, BATCH_MAX_STUDENTS), rc = 2, dirfd = -1, logs = -1, removed;
     if (count == 0)
         fprintf(stderr, "grade: no student folders found in %s\n", g->cli->submissions[0]);
-    else if (count > 0 && new_job(job, sizeof job) == 0 && (dirfd = outfile_dir(dir, 1)) >= 0 &&
-             (logs = outfile_subdir(dirfd, "logs", "logs")) >= 0 && (dir = realpath(dir, absolute)) != NULL &&
+    else if (count > 0 && cluster_fits(g->cli) == 0 && new_job(job, sizeof job) == 0 &&
+             (dirfd = outfile_dir(dir, 1)) >= 0 && (logs = outfile_subdir(dirfd, "logs", "logs")) >= 0 &&
+             (dir = realpath(dir, absolute)) != NULL &&
              write_class(g, dirfd, job, students, count) == 0 && write_script(g, dirfd, dir, job, count) == 0) {
         removed = clear_results(dirfd);
         if (removed > 0)

@@ -6,8 +6,8 @@
 
 /* --slurm DIR: lists the class of --submission into DIR/class.txt (its seed, a new job stamp, the count of students
    and the labs on its first line; fields escaped) and writes DIR/grade.sbatch, a job array of one task per student,
-   one GPU each, that carries the stamp; removes what an earlier job left in DIR/results. Returns 0, or 2 after
-   saying why. */
+   with the CPUs and GPUs the options ask for, that carries the stamp; removes what an earlier job left in
+   DIR/results. Refuses resources that no node sinfo lists has. Returns 0, or 2 after saying why. */
 int slurm_write(struct grading *g);
 
 /* --task DIR: grades the student of DIR/class.txt that SLURM_ARRAY_TASK_ID names into DIR/results, and stamps its

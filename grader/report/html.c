@@ -303,17 +303,18 @@ static void element(FILE *out, const char *tag, const char *text)
     fprintf(out, "</%s>", tag);
 }
 
-/* Writes a student's page, NAME.html in the folder dirfd. */
-static int write_student(const struct class_data *c, const struct student_row *s, int dirfd)
+/* Writes a student's page, file in the folder dirfd, linking to the class page when it is part of a class report. */
+static int write_student(const struct class_data *c, const struct student_row *s, int dirfd, const char *file,
+                         int in_class)
 {
-    char file[300], title[300];
+    char title[300];
     FILE *out;
-    snprintf(file, sizeof file, "%s.html", s->name);
     if (!(out = outfile_create(dirfd, file)))
         return -1;
     snprintf(title, sizeof title, "%s: %.1f / %g", s->name, s->total, s->max);
     page_head(out, title);
-    fputs("<p><a href=\"../index.html\">the class</a></p>\n", out);
+    if (in_class)
+        fputs("<p><a href=\"../index.html\">the class</a></p>\n", out);
     for (int l = 0; l < c->lab_count; l++) {
         element(out, "h2", c->labs[l]);
         fputs("\n<table><tr><th></th><th>test</th><th>points</th><th>why</th></tr>\n", out);
@@ -546,14 +547,44 @@ static int write_pages(const struct class_data *c, const char *out_dir)
 {
     int dirfd = outfile_dir(out_dir, 1), students = dirfd < 0 ? -1 : outfile_subdir(dirfd, STUDENTS_DIR, out_dir);
     int rc = students < 0 ? -1 : 0;
-    for (int i = 0; rc == 0 && i < c->count; i++)
-        rc = write_student(c, &c->students[i], students);
+    for (int i = 0; rc == 0 && i < c->count; i++) {
+        char file[300];
+        snprintf(file, sizeof file, "%s.html", c->students[i].name);
+        rc = write_student(c, &c->students[i], students, file, 1);
+    }
     if (rc == 0)
         rc = write_index(c, dirfd);
     if (students >= 0)
         close(students);
     if (dirfd >= 0)
         close(dirfd);
+    return rc;
+}
+
+static void free_class(struct class_data *c)
+{
+    for (int i = 0; i < c->count; i++)
+        for (int t = 0; t < c->students[i].count; t++)
+            free(c->students[i].tests[t].output);
+    free(c->students);
+}
+
+int html_write_student(const char *results_dir, const char *name, const char *out_dir, const char *kit_root)
+{
+    struct class_data c = {.kit_root = kit_root};
+    const char *names[] = {name};
+    int dirfd = -1, rc = -1;
+    if (load_class(results_dir, names, 1, &c) <= 0 || c.students[0].count == 0)
+        fprintf(stderr, "grade: no results to report in %s/%s.json\n", results_dir, name);
+    else if ((dirfd = outfile_dir(out_dir, 1)) < 0 || write_student(&c, &c.students[0], dirfd, "index.html", 0) != 0)
+        fprintf(stderr, "grade: cannot write %s/index.html\n", out_dir);
+    else {
+        printf("wrote %s/index.html\n", out_dir);
+        rc = 0;
+    }
+    if (dirfd >= 0)
+        close(dirfd);
+    free_class(&c);
     return rc;
 }
 
@@ -572,9 +603,6 @@ int html_write_class(const char *results_dir, const char *out_dir, const char *k
     else
         printf("wrote %s/index.html and a page per student in %s/" STUDENTS_DIR "/ (%d)\n", out_dir, out_dir,
                c.count);
-    for (int i = 0; i < c.count; i++)
-        for (int t = 0; t < c.students[i].count; t++)
-            free(c.students[i].tests[t].output);
-    free(c.students);
+    free_class(&c);
     return rc;
 }

@@ -10,4 +10,9 @@
 int html_write_class(const char *results_dir, const char *out_dir, const char *kit_root, const char *const *names,
                      int count);
 
+/* Writes out_dir/index.html, one student's own page (as in a class report, without the class) from
+   results_dir/NAME.json; neither folder's links are followed, and the page is a new file. Returns 0, or -1 after
+   saying why. */
+int html_write_student(const char *results_dir, const char *name, const char *out_dir, const char *kit_root);
+
 #endif
