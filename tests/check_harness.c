@@ -49,7 +49,7 @@ static struct case_verdict run_int_add(const char *name)
         launch.expected[i] = a + b;
     }
     float *area = calloc(harness_area_floats(&launch, GUARD), sizeof(float));
-    ck_assert_int_eq(harness_launch(&env, kernel, &launch, GUARD, bits, area, &raw), CL_SUCCESS);
+    ck_assert_int_eq(harness_launch(&env, &kernel, &launch, GUARD, bits, area, &raw), CL_SUCCESS);
     ck_assert_int_eq(guard_check(&family, &launch, GUARD, bits, &raw, &verdict), 0);
     free(area);
     labs_launch_free(&launch);
@@ -90,7 +90,7 @@ static struct case_verdict run_kit_kernel(struct clk_env *env, const char *file,
     ck_assert_ptr_nonnull(kernel);
     ck_assert_int_eq(family->prepare(c, 11, &launch), 0);
     float *area = calloc(harness_area_floats(&launch, GUARD), sizeof(float));
-    ck_assert_int_eq(harness_launch(env, kernel, &launch, GUARD, bits, area, &raw), CL_SUCCESS);
+    ck_assert_int_eq(harness_launch(env, &kernel, &launch, GUARD, bits, area, &raw), CL_SUCCESS);
     ck_assert_int_eq(guard_check(family, &launch, GUARD, bits, &raw, &verdict), 0);
     free(area);
     labs_launch_free(&launch);
