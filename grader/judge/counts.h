@@ -13,10 +13,17 @@ struct technique_counts {
     double constant_loads;
     /* Atomic operations on global and local memory (a plugin older than lab 10 counts none). */
     double global_atomics, local_atomics;
+    /* Additions of values loaded from local memory (-1: not measured, by a plugin without LLVM's headers or older
+       than lab 11). */
+    double local_adds, item_adds; /* item_adds: the most that one work-item made */
 };
 
 /* Reads the counts of the last launch from the text of the plugin's counts file; returns 0, or -1 when it holds
    none. */
 int counts_parse(const char *text, struct technique_counts *counts);
+
+/* The first line of the plugin's counts text (modified: lines are cut at their ends) that is a launch of the kernel
+   named kernel, or with kernel NULL the last line; "" when there is none. */
+const char *counts_line_of(char *text, const char *kernel);
 
 #endif

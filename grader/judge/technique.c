@@ -82,6 +82,8 @@ int technique_judge(const struct grade_lab_spec *lab, const struct technique_cou
         return technique_judge_halo(s, c, text, size);
     case TECHNIQUE_PRIVATE_BINS:
         return technique_judge_private_bins(s, c, text, size);
+    case TECHNIQUE_WORK_EFFICIENT:
+        return technique_judge_work_efficient(s, c, text, size);
     case TECHNIQUE_ONE_STORE:
         snprintf(text, size, "global stores: %.0f for %zu elements (one per element; a loop that steps by the "
                  "work-group size instead of the grid writes each element once per work-group)",

@@ -20,6 +20,11 @@ int technique_judge_halo(const struct grade_case *shape, const struct technique_
 int technique_judge_private_bins(const struct grade_case *shape, const struct technique_counts *counts, char *text,
                                  size_t size);
 
+/* Lab 11 on case shape: scan_blocks adds about 2 local values per element, no work-item most of them
+   (technique_scan.c). */
+int technique_judge_work_efficient(const struct grade_case *shape, const struct technique_counts *counts, char *text,
+                                   size_t size);
+
 /* Adds the "technique" test to result: the reference judge's counts of the lab's technique case, once the kernel
    is right (correct says so); on a GPU (device_is_gpu) whose profile separates the solution's speed from the
    baseline's, the speed test already in result must agree. */

@@ -33,5 +33,5 @@ const struct grade_lab_spec lab11_spec = {
              .handout = "HANDOUT.md#lab-11-a-work-efficient-scan"},
     /* 8 blocks of 512 (work-groups of 256): Blelloch's sweeps add about 2 values per element of a block (B - 1 up,
        B - 1 down), Hillis-Steele's log2(512) = 9. */
-    .technique = {.kind = TECHNIQUE_WORK_EFFICIENT, .shape = {.dims = {4096}, .local = {256}}},
+    .technique = {.kind = TECHNIQUE_WORK_EFFICIENT, .shape = {.dims = {4096}, .local = {256}}, .kernel = "scan_blocks"},
 };

@@ -174,6 +174,8 @@ enum grade_technique_kind {
 struct grade_technique {
     enum grade_technique_kind kind;
     struct grade_case shape; /* the fixed case, exact data */
+    const char *kernel;      /* a lab of several kernels: the kernel whose first launch is counted (NULL: the last
+                                launch) */
 };
 
 struct grade_points {
