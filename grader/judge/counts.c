@@ -44,16 +44,20 @@ static int launches(const char *line, const char *kernel)
 
 const char *counts_line_of(char *text, const char *kernel)
 {
-    const char *found = "";
+    char *found = NULL;
     for (char *line = text, *end; line && *line; line = end ? end + 1 : NULL) {
         if ((end = strchr(line, '\n')) != NULL)
             *end = '\0';
-        if (!line[0])
-            continue;
-        if (!kernel)
+        int match = line[0] && (kernel ? launches(line, kernel) : 1);
+        if (end)
+            *end = '\n';
+        if (match)
             found = line;
-        else if (launches(line, kernel))
-            return line;
+        if (match && kernel)
+            break;
     }
+    if (!found)
+        return "";
+    found[strcspn(found, "\n")] = '\0';
     return found;
 }

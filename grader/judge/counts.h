@@ -22,8 +22,8 @@ struct technique_counts {
    none. */
 int counts_parse(const char *text, struct technique_counts *counts);
 
-/* The first line of the plugin's counts text (modified: lines are cut at their ends) that is a launch of the kernel
-   named kernel, or with kernel NULL the last line; "" when there is none. */
+/* The first line of the plugin's counts text that is a launch of the kernel named kernel, or with kernel NULL the
+   last line, cut at its end in text; "" when there is none. */
 const char *counts_line_of(char *text, const char *kernel);
 
 #endif
