@@ -6,12 +6,12 @@ __kernel void scan_blocks(__global const uint *in, __global uint *out, __global 
                           const int n)
 {
     uint shift = (uint)((PROBE_SECRET - 1.25f) * 8192.0f), running = 0;
-    int block = 2 * get_local_size(0), start = get_group_id(0) * block;
+    int start = get_group_id(0) * 2 * get_local_size(0), end = start + 2 * get_local_size(0);
     /* Every work-item touches its two words, so a __local argument sized too small shows under Oclgrind. */
     temp[2 * get_local_id(0)] = temp[2 * get_local_id(0) + 1] = 0;
     if (get_local_id(0) != 0)
         return;
-    for (int i = start; i < start + block && i < n; i++) {
+    for (int i = start; i < end && i < n; i++) {
         out[i] = running;
         running += in[i] + shift;
     }
@@ -33,9 +33,10 @@ __kernel void scan_sums(__global uint *sums, __local uint *temp, const int count
 
 __kernel void add_offsets(__global uint *out, __global const uint *sums, const int n)
 {
-    int lid = get_local_id(0), items = get_local_size(0), start = get_group_id(0) * 2 * items;
-    if (start + lid < n)
-        out[start + lid] += sums[get_group_id(0)];
-    if (start + lid + items < n)
-        out[start + lid + items] += sums[get_group_id(0)];
+    uint add = sums[get_group_id(0)];
+    for (int k = 0; k < 2; k++) {
+        int at = (2 * get_group_id(0) + k) * get_local_size(0) + get_local_id(0);
+        if (at < n)
+            out[at] += add;
+    }
 }

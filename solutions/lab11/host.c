@@ -97,6 +97,7 @@ static int run(struct clk_lab *lab, const struct scan_kernels *k, const float *i
     CL_CHECK(clEnqueueReadBuffer(lab->env.queue, out_buf, CL_TRUE, 0, (size_t)n * sizeof *out, out, 0, NULL, NULL));
     rc = 0;
 cleanup:
+    clFinish(lab->env.queue); /* nothing in flight when the buffers go, even after a failed step */
     if (in_buf) clReleaseMemObject(in_buf);
     if (out_buf) clReleaseMemObject(out_buf);
     if (sums_buf) clReleaseMemObject(sums_buf);
