@@ -368,6 +368,18 @@ START_TEST(scan_host_programs)
 }
 END_TEST
 
+/* Lab 11's timed run is the whole sequence of launches (the baseline's log2(n) + 1 of them too), and its result is
+   sampled as a real case of its own: 12 real cases and the timed one. */
+START_TEST(a_scan_timed_run_is_the_whole_sequence)
+{
+    char *output;
+    int status = grade("--solutions --seed 1 --timeout 120 lab11", &output);
+    ck_assert_msg(status == 0 && strstr(output, "all 13 real cases within tolerance") &&
+                  strstr(output, "\u00d7 the speed of Hillis-Steele scan"), "status %d\n%s", status, output);
+    free(output);
+}
+END_TEST
+
 START_TEST(solutions_pass_every_lab)
 {
     char *output, expected[128];
@@ -640,6 +652,7 @@ Suite *grade_suite(void)
     tcase_set_timeout(scan, 300);
     tcase_add_loop_test(scan, scan_kernel_gets_its_verdict, 0, (int)(sizeof scans / sizeof scans[0]));
     tcase_add_test(scan, scan_host_programs);
+    tcase_add_test(scan, a_scan_timed_run_is_the_whole_sequence);
     suite_add_tcase(s, scan);
     /* Under load every stage takes longer: its own, longer deadline. */
     TCase *load = tcase_create("under load");
