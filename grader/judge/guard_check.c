@@ -31,8 +31,7 @@ static int check_memory(const struct grade_launch *launch, int i, size_t guard, 
     if (before)
         clk_append(text, size, "%swrote %zu elements before the start of %s", text[0] ? "; " : "", before,
                    launch->names[i]);
-    if ((before || after) && launch->writer[i])
-        clk_append(text, size, " (%s writes it)", launch->writer[i]);
+
     if (!launch->is_output[i]) {
         float *made;
         const float *input = labs_input(launch, i, &made);
