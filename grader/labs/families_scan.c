@@ -93,8 +93,8 @@ static int scan_prepare(const struct grade_case *c, uint64_t seed, struct grade_
 static void scan_describe(const struct grade_case *c, char *text, size_t size)
 {
     size_t groups = scan_groups(c);
-    snprintf(text, size, "%s n=%zu, local %zu (blocks of %zu), %zu block%s, %s", c->data == GRADE_EXACT ? "exact" : "real",
-             c->dims[0], c->local[0], 2 * c->local[0], groups, groups == 1 ? "" : "s",
+    snprintf(text, size, "%s n=%zu, local %zu (blocks of %zu), %zu block%s, %s",
+             c->data == GRADE_EXACT ? "exact" : "real", c->dims[0], c->local[0], 2 * c->local[0], groups, groups == 1 ? "" : "s",
              c->data == GRADE_EXACT ? "values below 16" : "32-bit values whose sums wrap modulo 2^32");
 }
 

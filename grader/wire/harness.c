@@ -179,8 +179,8 @@ cleanup:
     return status;
 }
 
-cl_int harness_launch(const struct clk_env *env, const cl_kernel *kernels, struct grade_launch *launch, size_t guard,
-                      const uint32_t *guard_bits, float *area, struct harness_raw *raw)
+cl_int harness_launch(const struct clk_env *env, const cl_kernel *kernels, struct grade_launch *launch,
+                      size_t guard, const uint32_t *guard_bits, float *area, struct harness_raw *raw)
 {
     cl_mem parents[GRADE_MAX_BUFFERS] = {NULL}, views[GRADE_MAX_BUFFERS] = {NULL};
     cl_int status;

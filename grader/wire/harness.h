@@ -41,7 +41,7 @@ size_t harness_area_floats(const struct grade_launch *launch, size_t guard);
    them, one after another) and read back into it; launch's host copies are freed once staged, and a CPU device
    works in area itself, so that a large case is held once. Fills raw's totals (its data points into area);
    returns the launch's CL status. */
-cl_int harness_launch(const struct clk_env *env, const cl_kernel *kernels, struct grade_launch *launch, size_t guard,
-                      const uint32_t *guard_bits, float *area, struct harness_raw *raw);
+cl_int harness_launch(const struct clk_env *env, const cl_kernel *kernels, struct grade_launch *launch,
+                      size_t guard, const uint32_t *guard_bits, float *area, struct harness_raw *raw);
 
 #endif

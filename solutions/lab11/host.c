@@ -120,7 +120,8 @@ int main(int argc, char **argv)
     rc = 1;
     /* n 32-bit uint values from --seed, and their exclusive scan modulo 2^32 */
     if (clk_problem_make(CLK_PROBLEM_SCAN, opts.dims, opts.seed, &problem) != 0 ||
-        !(out = clk_lab_alloc(n ? n : 1, sizeof *out, "the result")) || clk_lab_open(&opts, "scan_blocks", "", &lab) != 0)
+        !(out = clk_lab_alloc(n ? n : 1, sizeof *out, "the result")) ||
+        clk_lab_open(&opts, "scan_blocks", "", &lab) != 0)
         goto cleanup;
     k.blocks = lab.kernel;
     if (!(k.sums = clk_create_kernel(lab.program, "scan_sums", opts.kernel)) ||
