@@ -1,6 +1,7 @@
 /* Lab 11: an exclusive scan in three kernels: each block scanned work-efficiently in local memory (Blelloch's
    up-sweep and down-sweep), the block sums scanned, and each block's offset added. */
 #include "labs/families_scan.h"
+#include "labs/technique.h"
 
 /* n = 1, n smaller than a block, a block exactly, ragged and power-of-two lengths over many blocks, blocks of 2 (a
    work-group of one), and 2^20 elements (4096 blocks for scan_sums to scan in one work-group). Real cases draw
@@ -12,6 +13,18 @@ static const struct grade_case shapes[] = {
     {.dims = {100003}, .local = {256}}, {.dims = {1 << 20}, .local = {256}}, {.dims = {(1 << 20) + 3}, .local = {128}},
 };
 static const struct grade_shape_set shape_set = {.shapes = shapes, .count = GRADE_COUNT(shapes)};
+
+static const struct grade_technique technique = {
+    .name = "work-efficient scan",
+    .needs = TECHNIQUE_NEEDS_GLOBAL_LOADS,
+    .judge = technique_judge_work_efficient,
+    /* 8 blocks of 512 (work-groups of 256), scan_blocks' launch: Blelloch's sweeps add 1022 times a block, 2 per
+       element (3 where the block is stored with an offset added), Hillis-Steele's doubling about log2(512) = 9. */
+    .shape = {.dims = {4096}, .local = {256}},
+    .explanation = "each block is scanned by an up-sweep and a down-sweep over a tree in local memory, about two "
+                   "additions per element",
+    .kernel = "scan_blocks",
+};
 
 const struct grade_lab_spec lab11_spec = {
     .name = "lab11",
@@ -31,7 +44,5 @@ const struct grade_lab_spec lab11_spec = {
              .size = GRADE_SIZE_VECTOR,
              .local = 256,
              .handout = "HANDOUT.md#lab-11-a-work-efficient-scan"},
-    /* 8 blocks of 512 (work-groups of 256): Blelloch's sweeps add about 2 values per element of a block (B - 1 up,
-       B - 1 down), Hillis-Steele's log2(512) = 9. */
-    .technique = {.kind = TECHNIQUE_WORK_EFFICIENT, .shape = {.dims = {4096}, .local = {256}}, .kernel = "scan_blocks"},
+    .technique = &technique,
 };
