@@ -87,6 +87,11 @@ static cl_int enqueue_steps(cl_command_queue queue, const cl_kernel *kernels, co
         CL_PASS(status, bind_step(kernels[step->kernel], step, buffers));
         CL_CHECK_STATUS(status, clEnqueueNDRangeKernel(queue, kernels[step->kernel], 1, NULL, &step->global,
                                                        &step->local, 0, NULL, events ? &event : NULL));
+        /* A judged run (not timed) finishes each launch before the next, so that PoCL builds one kernel for a new
+           work-group size at a time: a graded run of lab 11's solution once aborted inside PoCL with three first
+           builds in flight (the cause is not established; this costs a judged case nothing it needs). */
+        if (!events)
+            CL_CHECK_STATUS(status, clFinish(queue));
         if (events && !events[0])
             events[0] = event;
         else if (events) {
