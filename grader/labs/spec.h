@@ -66,6 +66,7 @@ struct grade_step {
     size_t global, local;
     int copy_from, copy_to;
 };
+
 /* The largest work-group a device's cases use: every GPU and CPU device launches 256, so every device runs the
    same cases; larger tiles run under the reference judge, which launches 1024. */
 #define GRADE_PORTABLE_LOCAL 256
