@@ -7,13 +7,13 @@
 #include <string.h>
 
 /* A runner that answers WIRE_HELLO (an empty one) after doing what script says first. */
-static int ask_hello(const char *script, int cpu_paced, double limit_s, int *late)
+static int ask_hello(const char *script, int cpu_paced, double limit_s, int timeout_s, int *late)
 {
     char command[512];
     snprintf(command, sizeof command, "%s; printf '\\002\\000\\000\\000\\000\\000\\000\\000\\000\\000\\000\\000' >&3",
              script);
     char *argv[] = {"/bin/sh", "-c", command, NULL};
-    struct sandbox_policy policy = {.timeout_s = 30, .output_limit = 4096, .wire = 1};
+    struct sandbox_policy policy = {.timeout_s = timeout_s, .output_limit = 4096, .wire = 1};
     struct wire_job job;
     struct wire_message reply;
     struct session s;
@@ -37,9 +37,9 @@ static int ask_hello(const char *script, int cpu_paced, double limit_s, int *lat
 START_TEST(starved_runner_is_waited_for)
 {
     int late;
-    ck_assert_int_eq(ask_hello("sleep 1.5", 1, 0.5, &late), 0);
+    ck_assert_int_eq(ask_hello("sleep 1.5", 1, 0.5, 30, &late), 0);
     ck_assert_int_eq(late, 0);
-    ck_assert_int_eq(ask_hello("sleep 1.5", 0, 0.5, &late), -1);
+    ck_assert_int_eq(ask_hello("sleep 1.5", 0, 0.5, 30, &late), -1);
     ck_assert_int_eq(late, 1);
 }
 END_TEST
@@ -49,9 +49,19 @@ START_TEST(busy_runner_is_late)
 {
     int late;
     double start = clk_now_s();
-    ck_assert_int_eq(ask_hello("while :; do :; done", 1, 0.4, &late), -1);
+    ck_assert_int_eq(ask_hello("while :; do :; done", 1, 0.4, 30, &late), -1);
     ck_assert_int_eq(late, 1);
     ck_assert(clk_now_s() - start < SESSION_STRETCH * 0.4 + 5.0);
+}
+END_TEST
+
+/* The run's own deadline, with no limit on the question (a timing), stretches the same way for a starved run. */
+START_TEST(starved_run_outlives_its_deadline)
+{
+    int late;
+    ck_assert_int_eq(ask_hello("sleep 2.5", 1, 0, 1, &late), 0);
+    ck_assert_int_eq(ask_hello("sleep 2.5", 0, 0, 1, &late), -1);
+    ck_assert_int_eq(late, 0);
 }
 END_TEST
 
@@ -62,6 +72,7 @@ Suite *session_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, starved_runner_is_waited_for);
     tcase_add_test(tc, busy_runner_is_late);
+    tcase_add_test(tc, starved_run_outlives_its_deadline);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -67,7 +67,7 @@ static int wait_on(struct session *s, double end, double asked_at, double cpu_at
 static int receive(struct session *s, size_t max_length, struct wire_message *message)
 {
     double asked_at = clk_now_s(), cpu_at = s->cpu_paced ? sandbox_cpu_seconds() : 0.0;
-    double limit = s->ask_limit_s > 0 ? asked_at + s->ask_limit_s : s->child.deadline;
+    double limit = s->ask_limit_s > 0 ? asked_at + s->ask_limit_s : HUGE_VAL; /* else the deadline, as it moves */
     for (;;) {
         struct pollfd fds[2] = {{s->child.reply_fd, POLLIN, 0}, {s->child.output_fd, POLLIN, 0}};
         double end = limit < s->child.deadline ? limit : s->child.deadline, left = end - clk_now_s();
