@@ -4,6 +4,7 @@
 #include "data.h"
 #include "histogram.h"
 #include "reference.h"
+#include "scan.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +14,10 @@
 static void lengths_of(struct clk_problem *p)
 {
     size_t *d = p->dims;
-    p->input_count = p->kind == CLK_PROBLEM_TRANSPOSE || p->kind == CLK_PROBLEM_HISTOGRAM ? 1 : 2;
+    p->input_count = p->kind == CLK_PROBLEM_TRANSPOSE || p->kind == CLK_PROBLEM_HISTOGRAM ||
+                                   p->kind == CLK_PROBLEM_SCAN
+                       ? 1
+                       : 2;
     switch (p->kind) {
     case CLK_PROBLEM_VADD:
     case CLK_PROBLEM_DOT:
@@ -35,6 +39,9 @@ static void lengths_of(struct clk_problem *p)
     case CLK_PROBLEM_HISTOGRAM:
         p->input_lengths[0] = d[0];
         p->length = CLK_HIST_HOST_BINS;
+        break;
+    case CLK_PROBLEM_SCAN:
+        p->input_lengths[0] = p->length = d[0];
         break;
     }
 }
@@ -65,6 +72,11 @@ static void compute(struct clk_problem *p)
         for (size_t v = 0; v < CLK_HIST_HOST_BINS; v++)
             p->bound[v] = 0.0;
         break;
+    case CLK_PROBLEM_SCAN: /* uint sums: exact */
+        clk_scan_exclusive((const uint32_t *)(const void *)a, p->dims[0], p->expected);
+        for (size_t i = 0; i < p->length; i++)
+            p->bound[i] = 0.0;
+        break;
     }
 }
 
@@ -84,6 +96,8 @@ int clk_problem_make(enum clk_problem_kind kind, const size_t *dims, uint64_t se
         if (kind == CLK_PROBLEM_HISTOGRAM)
             clk_hist_fill((uint32_t *)(void *)p->inputs[i], p->input_lengths[i], seed, (unsigned)i,
                           CLK_HIST_HOST_BINS, CLK_HIST_UNIFORM);
+        else if (kind == CLK_PROBLEM_SCAN)
+            clk_scan_fill((uint32_t *)(void *)p->inputs[i], p->input_lengths[i], seed, (unsigned)i, 0);
         else
             clk_fill_real(p->inputs[i], p->input_lengths[i], seed, (unsigned)i);
     }

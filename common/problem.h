@@ -12,8 +12,10 @@ enum clk_problem_kind {
     CLK_PROBLEM_MATMUL,   /* dims: M, N, K; C (MxN) = A (MxK) B (KxN), row-major */
     CLK_PROBLEM_TRANSPOSE, /* dims: rows, cols; out (cols x rows) = in transposed */
     CLK_PROBLEM_CONV2D,    /* dims: H, W, R; out (HxW) = in (HxW) convolved with a (2R+1)^2 filter (common/conv2d.h) */
-    CLK_PROBLEM_HISTOGRAM  /* dims: n; bins[v] counts the n uint values (input 0's words) equal to v, v below
+    CLK_PROBLEM_HISTOGRAM, /* dims: n; bins[v] counts the n uint values (input 0's words) equal to v, v below
                               CLK_HIST_HOST_BINS (common/histogram.h) */
+    CLK_PROBLEM_SCAN       /* dims: n; out[i] = in[0] + ... + in[i - 1] modulo 2^32, the exclusive scan of n 32-bit
+                              uint words (input 0's), whose sums wrap (common/scan.h) */
 };
 
 struct clk_problem {

@@ -15,6 +15,7 @@ import sys
 
 from svg import Svg
 from figure_halo import halo, halo_loads_per_output
+from figure_scan import scan
 
 DOCS = os.path.dirname(os.path.abspath(__file__))
 FIGURES = os.path.join(DOCS, "figures")
@@ -395,6 +396,7 @@ DRAWINGS = {
     "register-block.svg": register_block,
     "conv-halo.svg": halo,
     "histogram.svg": histogram,
+    "scan.svg": scan,
 }
 
 

@@ -58,7 +58,7 @@ START_TEST(every_figure_renders)
 {
     char *output;
     int status = run_in_kit(RENDER_FIGURES("docs/figures"), 60, &output);
-    ck_assert_msg(status == 0 && strstr(output, "rendered 9"), "%s", output);
+    ck_assert_msg(status == 0 && strstr(output, "rendered 10"), "%s", output);
     free(output);
 }
 END_TEST

@@ -125,6 +125,28 @@ static const struct {
     {"realworld/one-atomic-per-item", "lab10", 0, 0, 0, 0},
 };
 
+/* Lab 11's kernels, each graded once: its marks (as in marked), and what the report must say, "" for nothing more:
+   which kernel a wrong result is traced to, or what the reference judge names. */
+static const struct {
+    const char *fixture;
+    int exact, real, memory, technique;
+    const char *expected;
+} scans[] = {
+    /* Inclusive: the block scans are wrong, the block totals right. */
+    {"lab11/inclusive", 0, 0, 0, 0, "the first wrong step is scan_blocks: out after scan_blocks"},
+    /* The block sums scanned but never added: the one-block cases stay right. */
+    {"lab11/no-offsets", 0, 0, 0, 0, "the first wrong step is add_offsets: every intermediate buffer before it"},
+    /* Each block's total one element short. */
+    {"lab11/edge-off-by-one", 0, 0, 0, 0, "the first wrong step is scan_blocks: sums after scan_blocks"},
+    {"lab11/no-sweep-barrier", 0, 0, 0, 0, "data race on local memory in scan_blocks at lab11/scan.cl:"},
+    /* No bounds: Oclgrind reads past the buffers as zeros (so its small cases are right), and names the reads. */
+    {"lab11/block-divides-n", 1, 0, 0, 0, "Invalid read of size 4 on global memory in scan_"},
+    /* Right, but Hillis-Steele within each block: 9 additions per element. */
+    {"lab11/hillis-steele", 1, 1, 1, 0, "9.00 additions of local values per element"},
+    /* Right: adjacent pairs, no padding. */
+    {"lab11/adjacent-pairs", 1, 1, 1, 1, ""},
+};
+
 #define FIXTURE_COUNT ((int)(sizeof fixtures / sizeof fixtures[0]))
 #define MARKED_COUNT ((int)(sizeof marked / sizeof marked[0]))
 
@@ -320,6 +342,49 @@ START_TEST(marked_kernel_gets_its_verdict)
     assert_mark(marked[_i].fixture, output, "real cases", marked[_i].real);
     assert_mark(marked[_i].fixture, output, "memory safety", marked[_i].memory);
     assert_mark(marked[_i].fixture, output, "technique", marked[_i].technique);
+    free(output);
+}
+END_TEST
+
+START_TEST(scan_kernel_gets_its_verdict)
+{
+    char arguments[256], *output;
+    snprintf(arguments, sizeof arguments, "--quick --submission tests/fixtures/%s lab11", scans[_i].fixture);
+    int status = grade(arguments, &output);
+    ck_assert_msg(status == 1, "%s: exit %d\n%s", scans[_i].fixture, status, output);
+    assert_mark(scans[_i].fixture, output, "exact cases", scans[_i].exact);
+    assert_mark(scans[_i].fixture, output, "real cases", scans[_i].real);
+    assert_mark(scans[_i].fixture, output, "memory safety", scans[_i].memory);
+    assert_mark(scans[_i].fixture, output, "technique", scans[_i].technique);
+    ck_assert_msg(strstr(output, scans[_i].expected), "%s: no '%s' in\n%s", scans[_i].fixture, scans[_i].expected,
+                  output);
+    free(output);
+}
+END_TEST
+
+/* Lab 11's host programs beside the solution's kernels: work-groups of 64 (blocks of 128) keep full marks; a host
+   that never launches scan_sums loses the host program's points. */
+START_TEST(scan_host_programs)
+{
+    char *output;
+    int status = grade("--quick --submission tests/fixtures/host/lab11-local-64 lab11", &output);
+    ck_assert_msg(status == 0 && strstr(output, "lab11 score: 14.0 / 14"), "status %d\n%s", status, output);
+    free(output);
+    status = grade("--quick --submission tests/fixtures/host/lab11-no-scan-sums lab11", &output);
+    ck_assert_msg(status == 1 && strstr(output, "lab11 score: 12.0 / 14") &&
+                  strstr(output, "\u2717 host program     0.0/2    a small size"), "status %d\n%s", status, output);
+    free(output);
+}
+END_TEST
+
+/* Lab 11's timed run is the whole sequence of launches (the baseline's log2(n) + 1 of them too), and its result is
+   sampled as a real case of its own: 12 real cases and the timed one. */
+START_TEST(a_scan_timed_run_is_the_whole_sequence)
+{
+    char *output;
+    int status = grade("--solutions --seed 1 --timeout 120 lab11", &output);
+    ck_assert_msg(status == 0 && strstr(output, "all 13 real cases within tolerance") &&
+                  strstr(output, "\u00d7 the speed of Hillis-Steele scan"), "status %d\n%s", status, output);
     free(output);
 }
 END_TEST
@@ -592,6 +657,12 @@ Suite *grade_suite(void)
     tcase_add_loop_test(histogram, marked_kernel_gets_its_verdict, first_marked_of_lab10(), MARKED_COUNT);
     tcase_add_test(histogram, a_histogram_timed_run_counts_once);
     suite_add_tcase(s, histogram);
+    TCase *scan = tcase_create("lab 11");
+    tcase_set_timeout(scan, 300);
+    tcase_add_loop_test(scan, scan_kernel_gets_its_verdict, 0, (int)(sizeof scans / sizeof scans[0]));
+    tcase_add_test(scan, scan_host_programs);
+    tcase_add_test(scan, a_scan_timed_run_is_the_whole_sequence);
+    suite_add_tcase(s, scan);
     /* Under load every stage takes longer: its own, longer deadline. */
     TCase *load = tcase_create("under load");
     tcase_set_timeout(load, 900);

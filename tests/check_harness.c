@@ -22,7 +22,7 @@ static struct case_verdict run_int_add(const char *name)
     struct grade_family family = {0};
     struct harness_raw raw;
     struct case_verdict verdict = {0};
-    uint32_t bits[GRADE_MAX_BUFFERS] = {0x12345678u, 0x23456789u, 0x3456789au};
+    uint32_t bits[GRADE_MAX_BUFFERS] = {0x12345678u, 0x23456789u, 0x3456789au, 0x456789abu, 0x56789abcu, 0x6789abcdu};
     char *log = NULL;
     memset(&launch, 0, sizeof launch);
     ck_assert_int_eq(clk_env_create("cpu", &env), 0);
@@ -49,7 +49,7 @@ static struct case_verdict run_int_add(const char *name)
         launch.expected[i] = a + b;
     }
     float *area = calloc(harness_area_floats(&launch, GUARD), sizeof(float));
-    ck_assert_int_eq(harness_launch(&env, kernel, &launch, GUARD, bits, area, &raw), CL_SUCCESS);
+    ck_assert_int_eq(harness_launch(&env, &kernel, &launch, GUARD, bits, area, &raw), CL_SUCCESS);
     ck_assert_int_eq(guard_check(&family, &launch, GUARD, bits, &raw, &verdict), 0);
     free(area);
     labs_launch_free(&launch);
@@ -80,7 +80,7 @@ static struct case_verdict run_kit_kernel(struct clk_env *env, const char *file,
     struct grade_launch launch;
     struct harness_raw raw;
     struct case_verdict verdict = {0};
-    uint32_t bits[GRADE_MAX_BUFFERS] = {0x12345678u, 0x23456789u, 0x3456789au};
+    uint32_t bits[GRADE_MAX_BUFFERS] = {0x12345678u, 0x23456789u, 0x3456789au, 0x456789abu, 0x56789abcu, 0x6789abcdu};
     char path[256], *log = NULL;
     memset(&launch, 0, sizeof launch);
     snprintf(path, sizeof path, "%s%s", strchr(file, '/') ? "" : "kernels/", file);
@@ -90,7 +90,7 @@ static struct case_verdict run_kit_kernel(struct clk_env *env, const char *file,
     ck_assert_ptr_nonnull(kernel);
     ck_assert_int_eq(family->prepare(c, 11, &launch), 0);
     float *area = calloc(harness_area_floats(&launch, GUARD), sizeof(float));
-    ck_assert_int_eq(harness_launch(env, kernel, &launch, GUARD, bits, area, &raw), CL_SUCCESS);
+    ck_assert_int_eq(harness_launch(env, &kernel, &launch, GUARD, bits, area, &raw), CL_SUCCESS);
     ck_assert_int_eq(guard_check(family, &launch, GUARD, bits, &raw, &verdict), 0);
     free(area);
     labs_launch_free(&launch);
@@ -129,6 +129,56 @@ START_TEST(baseline_and_further_kernels_are_right)
 }
 END_TEST
 
+/* Lab 11's kernels of the file at path, run in their sequence on case c between guard zones; returns the verdict. */
+static struct case_verdict run_scan(struct clk_env *env, const char *path, const struct grade_case *c)
+{
+    const struct grade_lab_spec *lab = registry_find("lab11");
+    struct grade_launch launch;
+    struct harness_raw raw;
+    struct case_verdict verdict = {0};
+    uint32_t bits[GRADE_MAX_BUFFERS] = {0x12345678u, 0x23456789u, 0x3456789au, 0x456789abu, 0x56789abcu, 0x6789abcdu};
+    cl_kernel kernels[GRADE_MAX_KERNELS] = {NULL};
+    cl_program program = clk_build_program(env->context, env->info.device, path, "", NULL);
+    ck_assert_ptr_nonnull(program);
+    for (int k = 0; k < labs_kernel_count(lab); k++)
+        ck_assert_ptr_nonnull(kernels[k] = clCreateKernel(program, labs_kernel_name(lab, k), NULL));
+    memset(&launch, 0, sizeof launch);
+    ck_assert_int_eq(lab->family->prepare(c, 5, &launch), 0);
+    float *area = calloc(harness_area_floats(&launch, GUARD), sizeof(float));
+    ck_assert_int_eq(harness_launch(env, kernels, &launch, GUARD, bits, area, &raw), CL_SUCCESS);
+    ck_assert_int_eq(guard_check(lab->family, &launch, GUARD, bits, &raw, &verdict), 0);
+    free(area);
+    labs_launch_free(&launch);
+    for (int k = 0; k < labs_kernel_count(lab); k++)
+        clReleaseKernel(kernels[k]);
+    clReleaseProgram(program);
+    return verdict;
+}
+
+/* A lab of several kernels runs them in its order, over its intermediate buffers: right, and with real data whose
+   sums wrap; a wrong result is traced to the first kernel whose own output is wrong. */
+START_TEST(several_kernels_run_in_order_and_a_failure_names_its_kernel)
+{
+    static const struct {
+        const char *path, *kernel;
+    } runs[] = {
+        {"solutions/lab11/scan.cl", ""},
+        {"tests/fixtures/lab11/inclusive/lab11/scan.cl", "scan_blocks"},
+        {"tests/fixtures/lab11/edge-off-by-one/lab11/scan.cl", "scan_blocks"},
+        {"tests/fixtures/lab11/no-offsets/lab11/scan.cl", "add_offsets"},
+    };
+    struct grade_case c = {.data = GRADE_REAL, .dims = {3001}, .local = {32}};
+    struct clk_env env;
+    ck_assert_int_eq(clk_env_create("cpu", &env), 0);
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        struct case_verdict v = run_scan(&env, runs[i].path, &c);
+        ck_assert_msg(v.memory_ok && v.values_ok == !runs[i].kernel[0], "%s: %s", runs[i].path, v.values);
+        ck_assert_msg(!strcmp(v.kernel, runs[i].kernel), "%s: traced to '%s'", runs[i].path, v.kernel);
+    }
+    clk_env_release(&env);
+}
+END_TEST
+
 /* The judge's side alone, on buffers as a device would leave them: a transpose that wrapped columns into the next
    rows and wrote past the end of its output. Its values verdict holds the map of the matrix, with a row for the
    words past the end. */
@@ -139,7 +189,7 @@ START_TEST(a_write_past_the_end_is_mapped)
     struct grade_launch launch;
     struct harness_raw raw;
     struct case_verdict v;
-    uint32_t bits[GRADE_MAX_BUFFERS] = {0x12345678u, 0x23456789u, 0x3456789au};
+    uint32_t bits[GRADE_MAX_BUFFERS] = {0x12345678u, 0x23456789u, 0x3456789au, 0x456789abu, 0x56789abcu, 0x6789abcdu};
     memset(&launch, 0, sizeof launch);
     ck_assert_int_eq(family->prepare(&c, 11, &launch), 0);
     for (int i = 0; i < launch.buffer_count; i++) {
@@ -189,6 +239,7 @@ Suite *harness_suite(void)
     tcase_add_test(tc, int_buffers_are_judged_as_integers);
     tcase_add_loop_test(tc, baseline_and_further_kernels_are_right, 0, (int)registry_count());
     tcase_add_test(tc, lab8_baseline_is_lab6_solution);
+    tcase_add_test(tc, several_kernels_run_in_order_and_a_failure_names_its_kernel);
     tcase_add_test(tc, a_write_past_the_end_is_mapped);
     suite_add_tcase(s, tc);
     return s;

@@ -195,6 +195,44 @@ START_TEST(histogram_data_follows_its_kind)
 }
 END_TEST
 
+/* Lab 11's launch: three kernels in order (scan_blocks, snapshots of what it wrote, scan_sums on one work-group,
+   add_offsets) over scratch buffers whose references agree with the result's: the scanned block totals are the
+   result at each block's start. Exact data stays below 16; real data is any 32-bit word, and its sums wrap. */
+START_TEST(scan_runs_three_kernels_over_its_intermediates)
+{
+    const struct grade_lab_spec *lab = registry_find("lab11");
+    for (int data = GRADE_EXACT; data <= GRADE_REAL; data++) {
+        struct grade_case c = {.data = (enum grade_data)data, .dims = {3001}, .local = {32}};
+        struct grade_launch launch;
+        size_t wraps = 0;
+        memset(&launch, 0, sizeof launch);
+        ck_assert_int_eq(lab->family->prepare(&c, 5, &launch), 0);
+        ck_assert_int_eq(labs_kernel_count(lab), 3);
+        ck_assert_int_eq(launch.step_count, 5);
+        ck_assert_int_eq(launch.steps[0].kernel, 0);
+        ck_assert_int_eq(launch.steps[1].kernel, GRADE_STEP_SNAPSHOT);
+        ck_assert_int_eq(launch.steps[3].kernel, 1);
+        ck_assert_uint_eq(launch.steps[3].global, 32); /* scan_sums: one work-group */
+        ck_assert_int_eq(launch.steps[3].ints[0], 47);  /* ceil(3001 / 64) blocks */
+        ck_assert_int_eq(launch.steps[4].kernel, 2);
+        ck_assert_int_eq(launch.is_output[launch.buffer_count - 1], GRADE_OUTPUT);
+        ck_assert_str_eq(launch.writer[launch.buffer_count - 1], "add_offsets");
+        const uint32_t *in = (const uint32_t *)(const void *)launch.host[0];
+        for (size_t i = 0; i < 3001; i++) {
+            if (data == GRADE_EXACT)
+                ck_assert_uint_lt(in[i], 16);
+            wraps += i > 0 && launch.expected[i] < launch.expected[i - 1];
+        }
+        ck_assert(data == GRADE_EXACT ? wraps == 0 : wraps > 100);
+        for (int b = 0; b < launch.buffer_count - 1; b++)
+            if (launch.is_output[b] == GRADE_SCRATCH && launch.counts[b] == 47 && !strcmp(launch.writer[b], "scan_sums"))
+                for (size_t g = 0; g < 47; g++)
+                    ck_assert_double_eq(launch.checks[b][g], launch.expected[g * 64]);
+        labs_launch_free(&launch);
+    }
+}
+END_TEST
+
 Suite *labs_suite(void)
 {
     Suite *s = suite_create("labs");
@@ -209,6 +247,7 @@ Suite *labs_suite(void)
     tcase_add_test(tc, matmul_ndrange_covers_c);
     tcase_add_test(tc, conv2d_binds_filter_and_halo_tile);
     tcase_add_test(tc, histogram_data_follows_its_kind);
+    tcase_add_test(tc, scan_runs_three_kernels_over_its_intermediates);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -2,6 +2,7 @@
 
 #include "data.h"
 #include "histogram.h"
+#include "scan.h"
 #include "judge/probe.h"
 #include "problem.h"
 
@@ -102,6 +103,36 @@ START_TEST(histogram_counts_exactly_and_its_probe_reverses)
 }
 END_TEST
 
+/* Lab 11's host problem: n 32-bit uint words from stream 0 and their exclusive scan modulo 2^32 (it wraps), exact;
+   the probe's is the scan of each value plus the shift from the secret. */
+START_TEST(scan_wraps_exactly_and_its_probe_shifts)
+{
+    struct clk_problem p;
+    size_t n = 1001, wraps = 0;
+    double *probe, *bound;
+    ck_assert_int_eq(clk_problem_make(CLK_PROBLEM_SCAN, &n, 3, &p), 0);
+    ck_assert_uint_eq(p.input_count, 1);
+    ck_assert_uint_eq(p.length, n);
+    const uint32_t *data = (const uint32_t *)(const void *)p.inputs[0];
+    uint32_t running = 0, shifted = 0;
+    float s = 1.25f + 100.0f * 1.5f / 4096.0f; /* bits 100: a shift of 300 */
+    ck_assert_uint_eq(probe_reference(CLK_PROBLEM_SCAN, &n, 3, s, &probe, &bound), n);
+    for (size_t i = 0; i < n; i++) {
+        ck_assert_uint_eq(data[i], clk_scan_value(3, 0, i, 0));
+        ck_assert_double_eq(p.expected[i], (double)running);
+        ck_assert_double_eq(probe[i], (double)shifted);
+        ck_assert_double_eq(p.bound[i], 0.0);
+        wraps += running + data[i] < running;
+        running += data[i];
+        shifted += data[i] + 300;
+    }
+    ck_assert_uint_gt(wraps, 100);
+    free(probe);
+    free(bound);
+    clk_problem_free(&p);
+}
+END_TEST
+
 /* The staged probe says nothing of what it is: no comment, the lab's kernel name, the secret as a literal. */
 START_TEST(staged_probe_is_the_labs_kernel_with_the_secret)
 {
@@ -122,6 +153,7 @@ Suite *problem_suite(void)
     tcase_add_test(tc, inputs_are_the_seeded_streams);
     tcase_add_test(tc, probes_compute_what_the_probe_kernels_do);
     tcase_add_test(tc, histogram_counts_exactly_and_its_probe_reverses);
+    tcase_add_test(tc, scan_wraps_exactly_and_its_probe_shifts);
     tcase_add_test(tc, staged_probe_is_the_labs_kernel_with_the_secret);
     suite_add_tcase(s, tc);
     return s;

@@ -82,6 +82,29 @@ START_TEST(private_bins_budget)
 }
 END_TEST
 
+/* Lab 11 (8 blocks of 512): Blelloch's 2 to 3 additions per element pass; Hillis-Steele's 9 fail, and so does a
+   serial loop in one work-item, work-efficient but not parallel. Where additions were not counted (a plugin without
+   LLVM's headers) local loads stand in; with no global access counted, nothing was measured. */
+START_TEST(work_efficient_budget)
+{
+    const struct grade_lab_spec *lab = registry_find("lab11");
+    struct technique_counts sweeps = {.global_loads = 4096, .local_adds = 12280, .item_adds = 20};
+    struct technique_counts doubling = {.global_loads = 4096, .local_adds = 36864, .item_adds = 19};
+    struct technique_counts serial = {.global_loads = 4096, .local_adds = 4096, .item_adds = 512};
+    struct technique_counts by_loads = {.global_loads = 4096, .local_loads = 24000, .local_adds = -1, .item_adds = -1};
+    struct technique_counts doubling_loads = {.global_loads = 4096, .local_loads = 77000, .local_adds = -1};
+    struct technique_counts unmeasured = {.local_adds = -1, .item_adds = -1};
+    char text[1024];
+    ck_assert_int_eq(technique_judge(lab, &sweeps, text, sizeof text), 1);
+    ck_assert_msg(strstr(text, "3.00 additions of local values per element"), "%s", text);
+    ck_assert_int_eq(technique_judge(lab, &doubling, text, sizeof text), 0);
+    ck_assert_int_eq(technique_judge(lab, &serial, text, sizeof text), 0);
+    ck_assert_int_eq(technique_judge(lab, &by_loads, text, sizeof text), 1);
+    ck_assert_int_eq(technique_judge(lab, &doubling_loads, text, sizeof text), 0);
+    ck_assert_int_eq(technique_judge(lab, &unmeasured, text, sizeof text), -1);
+}
+END_TEST
+
 /* Through Oclgrind, on any host: the solutions pass, the fixtures that miss the technique fail, with the same
    figure 3 times. This runs the reference judge alone, without the device's cases around it. */
 static const struct {
@@ -243,6 +266,7 @@ Suite *technique_suite(void)
     tcase_add_test(unit, halo_tile_budget);
     tcase_add_loop_test(unit, device_speed_must_agree_on_a_gpu, 0, (int)(sizeof speeds / sizeof speeds[0]));
     tcase_add_test(unit, private_bins_budget);
+    tcase_add_test(unit, work_efficient_budget);
     tcase_add_test(unit, every_technique_record_is_whole);
     tcase_set_timeout(end_to_end, 1200);
     tcase_add_loop_test(end_to_end, technique_verdicts_are_deterministic, 0, (int)(sizeof runs / sizeof runs[0]));

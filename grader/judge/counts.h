@@ -8,4 +8,8 @@
    none. */
 int counts_parse(const char *text, struct technique_counts *counts);
 
+/* The first line of the plugin's counts text that is a launch of the kernel named kernel, or with kernel NULL the
+   last line, cut at its end in text; "" when there is none. */
+const char *counts_line_of(char *text, const char *kernel);
+
 #endif

@@ -3,6 +3,7 @@
 #include "judge/sanitize.h"
 #include "judge/runperf.h"
 #include "judge/safetext.h"
+#include "text.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -18,7 +19,10 @@ static int report_build(struct lab_run *r, struct grade_lab_result *result)
         result_add(result, "build", 0, r->lab->points.build, 0, r->refusal);
         return 0;
     }
-    snprintf(reason, sizeof reason, "%s builds and defines %s", r->kernel_shown, r->lab->kernel_name);
+    snprintf(reason, sizeof reason, "%s builds and defines ", r->kernel_shown);
+    for (int k = 0; k < labs_kernel_count(r->lab); k++)
+        clk_append(reason, sizeof reason, "%s%s", k == 0 ? "" : k + 1 < labs_kernel_count(r->lab) ? ", " : " and ",
+                   labs_kernel_name(r->lab, k));
     result_add(result, "build", r->lab->points.build, r->lab->points.build, 1, reason);
     return 1;
 }

@@ -31,6 +31,7 @@ static int check_memory(const struct grade_launch *launch, int i, size_t guard, 
     if (before)
         clk_append(text, size, "%swrote %zu elements before the start of %s", text[0] ? "; " : "", before,
                    launch->names[i]);
+
     if (!launch->is_output[i]) {
         float *made;
         const float *input = labs_input(launch, i, &made);
@@ -43,6 +44,35 @@ static int check_memory(const struct grade_launch *launch, int i, size_t guard, 
         free(made);
     }
     return ok;
+}
+
+/* A lab of several kernels with a wrong result: the first checked intermediate (in the launch's order) that is wrong
+   names the kernel that wrote it; with every intermediate right, the output's own writer is named. */
+static void blame_kernel(const struct grade_launch *launch, const struct harness_raw *raw, size_t guard,
+                         struct case_verdict *verdict)
+{
+    int out = launch->buffer_count - 1;
+    for (int i = 0; i < out; i++) {
+        struct compare_shape shape = {.type = launch->types[i], .count = launch->counts[i]};
+        struct compare_summary summary;
+        double *exact = launch->checks[i] ? calloc(launch->counts[i] + 1, sizeof(double)) : NULL;
+        if (!exact)
+            continue;
+        compare_result(raw->data[i] + guard, launch->checks[i], exact, &shape, &summary);
+        free(exact);
+        if (summary.wrong == 0)
+            continue;
+        snprintf(verdict->kernel, sizeof verdict->kernel, "%s", launch->writer[i]);
+        clk_append(verdict->values, sizeof verdict->values, "\nthe first wrong step is %s: %s (%zu of %zu wrong, "
+                   "the first at %zu), which it writes and the later kernels read", launch->writer[i],
+                   launch->names[i], summary.wrong, launch->counts[i], summary.shown[0]);
+        return;
+    }
+    if (launch->writer[out]) {
+        snprintf(verdict->kernel, sizeof verdict->kernel, "%s", launch->writer[out]);
+        clk_append(verdict->values, sizeof verdict->values, "\nthe first wrong step is %s: every intermediate "
+                   "buffer before it is right", launch->writer[out]);
+    }
 }
 
 /* Judges the output (its guard zones around it) against the reference; a wrong matrix gets its map in the values'
@@ -98,5 +128,7 @@ int guard_check(const struct grade_family *family, const struct grade_launch *la
                                            sizeof verdict->memory, &outside);
     /* outside is now the output's, the last buffer's */
     judge_values(family, launch, raw->data[out], guard, guard_bits, outside, verdict);
+    if (!verdict->values_ok && launch->step_count)
+        blame_kernel(launch, raw, guard, verdict);
     return 0;
 }

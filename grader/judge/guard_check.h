@@ -15,6 +15,7 @@ struct case_verdict {
     char values[4096]; /* why the values are wrong, with a map of a wrong matrix */
     char memory[2048]; /* why the memory check failed, with a map of a matrix written outside */
     const char *cause; /* why the values are wrong, as a key (COMPARE_CAUSE_...), or NULL */
+    char kernel[64];   /* a lab of several kernels: the kernel the wrong values are traced to ("" when none) */
 };
 
 /* Checks raw (the guards bitwise, the inputs against launch's own copy) and the output against

@@ -127,6 +127,17 @@ static void probe_histogram(struct clk_problem *p, float secret)
     free(moved);
 }
 
+/* The exclusive scan of in[i] + shift modulo 2^32, the shift three times the secret's random bits. */
+static void probe_scan(struct clk_problem *p, float secret)
+{
+    uint32_t shift = (uint32_t)((secret - 1.25f) * 8192.0f), running = 0;
+    const uint32_t *in = (const uint32_t *)(const void *)p->inputs[0];
+    for (size_t i = 0; i < p->length; i++) {
+        p->expected[i] = (double)running;
+        running += in[i] + shift;
+    }
+}
+
 static void (*const probes[])(struct clk_problem *, float) = {
     [CLK_PROBLEM_VADD] = probe_vadd,
     [CLK_PROBLEM_DOT] = probe_dot,
@@ -134,6 +145,7 @@ static void (*const probes[])(struct clk_problem *, float) = {
     [CLK_PROBLEM_TRANSPOSE] = probe_copy,
     [CLK_PROBLEM_CONV2D] = probe_copy,
     [CLK_PROBLEM_HISTOGRAM] = probe_histogram,
+    [CLK_PROBLEM_SCAN] = probe_scan,
 };
 
 size_t probe_reference(enum clk_problem_kind kind, const size_t *dims, uint64_t seed, float secret, double **expected,

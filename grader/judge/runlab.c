@@ -2,6 +2,7 @@
 
 #include "files.h"
 #include "wire/harness.h"
+#include "judge/counts.h"
 #include "judge/rules.h"
 #include "judge/safetext.h"
 #include "labs/technique.h"
@@ -423,16 +424,6 @@ static void record_stop(struct lab_run *r, size_t index, struct case_log *log)
     sandbox_outcome_free(&outcome);
 }
 
-/* The last non-empty line of text (the technique case's last launch, in the plugin's counts). */
-static const char *last_line_of(char *text)
-{
-    size_t length = strlen(text);
-    while (length > 0 && text[length - 1] == '\n')
-        text[--length] = '\0';
-    const char *start = strrchr(text, '\n');
-    return start ? start + 1 : text;
-}
-
 /* The reference judge's first run: the lab's technique case, whose counts the plugin writes and which are kept at
    once, so that a sample case that Oclgrind cannot finish later leaves the technique measured. */
 static void run_technique_case(struct lab_run *r, struct case_log *log)
@@ -453,7 +444,8 @@ static void run_technique_case(struct lab_run *r, struct case_log *log)
     snprintf(path, sizeof path, "%s/run-%s%s/work/clkit-counts.txt", r->g->scratch, r->lab->name,
              RUNLAB_REFERENCE_RUN);
     counts = scratch_read_untrusted(path, 1u << 20, &length);
-    snprintf(log->technique_counts, sizeof log->technique_counts, "%s", counts ? last_line_of(counts) : "");
+    snprintf(log->technique_counts, sizeof log->technique_counts, "%s",
+             counts ? counts_line_of(counts, r->lab->technique->kernel) : "");
     free(counts);
 }
 

@@ -57,7 +57,7 @@ struct case_log {
     char how[256];     /* how it stopped: "did not finish within 3 s", "crashed with SIGSEGV" */
     int out_of_memory; /* the judge ran out of host memory */
     int technique_ran; /* RUNLAB_REFERENCE: the lab's technique case ran, first */
-    char technique_counts[2048]; /* what the plugin had written when it had (its last line is that case's) */
+    char technique_counts[2048]; /* the plugin's line for the technique case: its kernel's, or its last launch's */
     int timed_checked; /* the timed run's result was sampled and judged (a real case of its own) */
     size_t timed_wrong;
     char timed_detail[512];

@@ -127,10 +127,49 @@ const float *labs_input(const struct grade_launch *launch, int i, float **made)
     return *made;
 }
 
+int labs_kernel_count(const struct grade_lab_spec *lab)
+{
+    int count = 0;
+    while (count < GRADE_MAX_KERNELS && lab->kernel_names[count])
+        count++;
+    return count ? count : 1;
+}
+
+const char *labs_kernel_name(const struct grade_lab_spec *lab, int k)
+{
+    return k > 0 || lab->kernel_names[0] ? lab->kernel_names[k] : lab->kernel_name;
+}
+
+struct grade_step *labs_add_step(struct grade_launch *launch, int kernel, const int *list, size_t local_bytes,
+                                 const int *ints, int int_count, size_t global, size_t local)
+{
+    struct grade_step *step;
+    if (launch->step_count >= GRADE_MAX_STEPS)
+        return NULL;
+    step = &launch->steps[launch->step_count++];
+    memset(step, 0, sizeof *step);
+    step->kernel = kernel;
+    while (step->buffer_count < GRADE_MAX_ARGS && list[step->buffer_count] >= 0)
+        step->buffers[step->buffer_count] = list[step->buffer_count], step->buffer_count++;
+    step->local_bytes = local_bytes;
+    for (int i = 0; i < int_count && i < 3; i++)
+        step->ints[step->int_count++] = ints[i];
+    step->global = global;
+    step->local = local;
+    return step;
+}
+
+void labs_add_snapshot(struct grade_launch *launch, int from, int to)
+{
+    struct grade_step *step = labs_add_step(launch, GRADE_STEP_SNAPSHOT, (const int[]){-1}, 0, NULL, 0, 0, 0);
+    if (step)
+        step->copy_from = from, step->copy_to = to;
+}
+
 void labs_launch_free(struct grade_launch *launch)
 {
     for (int i = 0; i < launch->buffer_count; i++)
-        free(launch->host[i]);
+        free(launch->host[i]), free(launch->checks[i]);
     free(launch->expected);
     free(launch->bound);
     memset(launch, 0, sizeof *launch);

@@ -41,7 +41,32 @@ struct grade_shape_set {
     size_t count;
 };
 
-#define GRADE_MAX_BUFFERS 3
+#define GRADE_MAX_BUFFERS 6
+/* A lab of several kernels (lab 11's scan): the most kernels, launches and buffer arguments of one launch. */
+#define GRADE_MAX_KERNELS 4
+#define GRADE_MAX_STEPS 40
+#define GRADE_MAX_ARGS 4
+
+/* What a buffer is to the launch: read by the kernels, the compared result (the last buffer), or an intermediate
+   that the kernels write and a later kernel reads (block sums), or that a snapshot step copies into. */
+enum grade_role { GRADE_INPUT, GRADE_OUTPUT, GRADE_SCRATCH };
+
+/* One command of a lab of several kernels: a launch of kernel index `kernel` (the lab's kernel_names, in
+   order; the baseline's one kernel is 0) over buffers[] then a __local array, then ints, on a 1-D NDRange; or,
+   with kernel GRADE_STEP_SNAPSHOT, a copy of buffer copy_from into buffer copy_to that the grader makes between
+   launches, to see an intermediate before a later kernel changes it (timed runs leave snapshots out). */
+#define GRADE_STEP_SNAPSHOT (-1)
+struct grade_step {
+    int kernel;
+    int buffers[GRADE_MAX_ARGS];
+    int buffer_count;
+    size_t local_bytes;
+    int ints[3];
+    int int_count;
+    size_t global, local;
+    int copy_from, copy_to;
+};
+
 /* The largest work-group a device's cases use: every GPU and CPU device launches 256, so every device runs the
    same cases; larger tiles run under the reference judge, which launches 1024. */
 #define GRADE_PORTABLE_LOCAL 256
@@ -52,7 +77,7 @@ struct grade_launch {
     const char *names[GRADE_MAX_BUFFERS];
     float *host[GRADE_MAX_BUFFERS];
     size_t counts[GRADE_MAX_BUFFERS];
-    int is_output[GRADE_MAX_BUFFERS];
+    int is_output[GRADE_MAX_BUFFERS]; /* enum grade_role: 0 for an input */
     enum compare_type types[GRADE_MAX_BUFFERS]; /* what each buffer's 4-byte words hold: float, int or uint */
     int buffer_count;
     size_t local_bytes; /* > 0: a __local argument follows the buffers */
@@ -69,6 +94,13 @@ struct grade_launch {
     /* Makes input i's values (NULL: the kit's integers or reals), set before its buffer is added (lab 10's data). */
     void (*fill)(const struct grade_launch *launch, int i, float *values);
     int output_accumulates; /* the kernel adds into its output: a timed launch starts from the poison each time */
+    /* A lab of several kernels: its commands in order (0: the one kernel, launched as above), and for a scratch
+       buffer the kernel that fills it with its reference in checks[i] (NULL: not checked), so that a wrong result
+       is traced to the first kernel whose own output is wrong. */
+    struct grade_step steps[GRADE_MAX_STEPS];
+    int step_count;
+    const char *writer[GRADE_MAX_BUFFERS];
+    double *checks[GRADE_MAX_BUFFERS];
 };
 
 /* What differs between kinds of kernel; several labs share one family. */
@@ -151,7 +183,8 @@ struct grade_lab_spec {
     const char *name;        /* "lab4" */
     const char *title;       /* "local-memory reduction" */
     const char *kernel_file; /* "reduce.cl" */
-    const char *kernel_name; /* "dot_local" */
+    const char *kernel_name; /* "dot_local"; a lab of several kernels: the first */
+    const char *kernel_names[GRADE_MAX_KERNELS]; /* a lab of several kernels: each, in launch order; {0} for one */
     const struct grade_family *family;
     const struct grade_shape_set *shapes; /* data kind and tile are filled in by labs_expand_cases */
     const struct grade_tiling *tilings; /* the builds to run every shape under, ended by {0}; NULL for none */
@@ -201,6 +234,20 @@ double labs_test_points(const struct grade_lab_spec *lab, enum grade_test_kind k
 
 /* Returns 1 when name is the name of one of lab's tests. */
 int labs_has_test(const struct grade_lab_spec *lab, const char *name);
+
+/* The number of kernels lab's file must define (1 for a lab of one kernel). */
+int labs_kernel_count(const struct grade_lab_spec *lab);
+
+/* The name of lab's kernel k (k below labs_kernel_count). */
+const char *labs_kernel_name(const struct grade_lab_spec *lab, int k);
+
+/* Appends a launch of kernel over the buffers at indices in list (ended by -1) to launch's steps, with its __local
+   bytes, ints (count of them) and 1-D NDRange; returns the step, or NULL past GRADE_MAX_STEPS. */
+struct grade_step *labs_add_step(struct grade_launch *launch, int kernel, const int *list, size_t local_bytes,
+                                 const int *ints, int int_count, size_t global, size_t local);
+
+/* Appends a snapshot of buffer from into buffer to (a scratch buffer of the same count) to launch's steps. */
+void labs_add_snapshot(struct grade_launch *launch, int from, int to);
 
 /* Frees what a family's prepare allocated. */
 void labs_launch_free(struct grade_launch *launch);

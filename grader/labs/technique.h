@@ -19,6 +19,9 @@ struct technique_counts {
     double constant_loads;
     /* Atomic operations on global and local memory (a plugin older than lab 10 counts none). */
     double global_atomics, local_atomics;
+    /* Additions of values loaded from local memory, all and the most by one work-item (-1: not measured, by a
+       plugin without LLVM's headers or older than lab 11). */
+    double local_adds, item_adds;
 };
 
 /* The counts a technique cannot be judged without: when one is 0, the plugin measured nothing for it. */
@@ -42,6 +45,7 @@ struct grade_technique {
     technique_judge_fn *judge;
     struct grade_case shape;
     const char *explanation;
+    const char *kernel; /* a lab of several kernels: the one whose first launch is counted (NULL: the last launch) */
 };
 
 /* Returns 1 when counts hold every count technique needs, 0 when the plugin measured none of one of them. */
@@ -71,5 +75,8 @@ technique_judge_fn technique_judge_halo;
 
 /* Lab 10: global atomics at most one per bin per work-group, and local memory used (technique_hist.c). */
 technique_judge_fn technique_judge_private_bins;
+
+/* Lab 11: scan_blocks adds about 2 local values per element, no work-item most of them (technique_scan.c). */
+technique_judge_fn technique_judge_work_efficient;
 
 #endif

@@ -7,10 +7,15 @@
 // - loads from the __constant address space (a filter in constant memory), which Oclgrind serves from its global
 //   memory: told apart by the load instruction's address space where LLVM's headers were found at build time
 //   (CLKIT_HAVE_LLVM), else reported as -1, not measured;
-// - atomic operations on global and local memory (lab 10: a histogram merges one global atomic per bin).
+// - atomic operations on global and local memory (lab 10: a histogram merges one global atomic per bin);
+// - additions of values loaded from local memory (lab 11: an add or fadd instruction one of whose operands is a load
+//   from the __local address space, counted once per element of its result): the additions a scan makes in its
+//   block, not the index arithmetic around them, and the most one work-item made; with LLVM's headers only, else -1;
+// - the kernel's name, last on the line, so that a lab of several kernels finds its launch.
 // The runner launches nothing but the kernel being judged. It appends one line per launch to clkit-counts.txt in the working directory, never to the output, where the
 // kernel's own printf could imitate it.
 #include <oclgrind/Context.h>
+#include <oclgrind/Kernel.h>
 #include <oclgrind/KernelInvocation.h>
 #include <oclgrind/Memory.h>
 #include <oclgrind/Plugin.h>
@@ -21,9 +26,11 @@
 #endif
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <map>
 #include <set>
+#include <string>
 #include <tuple>
 #include <utility>
 
@@ -43,7 +50,29 @@ public:
     std::fill(counts_, counts_ + 4, 0.0);
     constant_loads_ = 0.0;
     std::fill(atomics_, atomics_ + 2, 0.0);
+    local_adds_ = 0.0;
+    item_adds_.clear();
+    kernel_ = invocation->getKernel()->getName();
   }
+
+#ifdef CLKIT_HAVE_LLVM
+  // An addition of a value loaded from local memory (a scan's partial sums), not of an index.
+  void instructionExecuted(const oclgrind::WorkItem* item, const llvm::Instruction* instruction,
+                           const oclgrind::TypedValue& result) override
+  {
+    unsigned opcode = instruction->getOpcode();
+    if (opcode != llvm::Instruction::Add && opcode != llvm::Instruction::FAdd)
+      return;
+    for (const llvm::Value* operand : instruction->operands()) {
+      const llvm::LoadInst* load = llvm::dyn_cast<llvm::LoadInst>(operand);
+      if (load && load->getPointerAddressSpace() == oclgrind::AddrSpaceLocal) {
+        local_adds_ += result.num;
+        item_adds_[item->getGlobalIndex()] += result.num;
+        return;
+      }
+    }
+  }
+#endif
 
   // Every atomic reads its location first (a read-modify-write, or an atomic load): one count per operation.
   void memoryAtomicLoad(const oclgrind::Memory* memory, const oclgrind::WorkItem*, oclgrind::AtomicOp, size_t,
@@ -103,10 +132,11 @@ public:
       std::fprintf(out,
                    "clkit-counts launch=%zu global_loads=%.0f global_stores=%.0f local_loads=%.0f local_stores=%.0f "
                    "load_requests=%zu load_transactions=%zu store_requests=%zu store_transactions=%zu "
-                   "local_requests=%zu local_wavefronts=%zu constant_loads=%.0f global_atomics=%.0f local_atomics=%.0f\n",
+                   "local_requests=%zu local_wavefronts=%zu constant_loads=%.0f global_atomics=%.0f local_atomics=%.0f "
+                   "local_adds=%.0f item_adds=%.0f kernel=%s\n",
                    launch_, counts_[0], counts_[1], counts_[2], counts_[3], requests[0], transactions[0],
                    requests[1], transactions[1], local_requests, wavefronts, constant_loads(), atomics_[0],
-                   atomics_[1]);
+                   atomics_[1], local_adds(), most_item_adds(), safe_name().c_str());
       std::fclose(out);
     }
     segments_.clear();
@@ -134,6 +164,33 @@ private:
 #else
     return -1.0;
 #endif
+  }
+
+  double local_adds() const
+  {
+#ifdef CLKIT_HAVE_LLVM
+    return local_adds_;
+#else
+    return -1.0;
+#endif
+  }
+
+  // The most additions of local values one work-item made (a serial scan's one work-item makes them all).
+  double most_item_adds() const
+  {
+    double most = 0.0;
+    for (const auto& entry : item_adds_)
+      most = std::max(most, entry.second);
+    return local_adds() < 0 ? -1.0 : most;
+  }
+
+  // The kernel's name, as the line's last word: characters of an identifier only.
+  std::string safe_name() const
+  {
+    std::string name;
+    for (char c : kernel_.substr(0, 64))
+      name += std::isalnum(static_cast<unsigned char>(c)) || c == '_' ? c : '?';
+    return name.empty() ? "?" : name;
   }
 
   // A load through a __constant pointer, which Oclgrind serves from its global memory.
@@ -182,6 +239,9 @@ private:
   double counts_[4] = {0, 0, 0, 0}; // global loads, global stores, local loads, local stores
   double constant_loads_ = 0.0;
   double atomics_[2] = {0, 0};      // global, local
+  double local_adds_ = 0.0;
+  std::map<size_t, double> item_adds_;
+  std::string kernel_;
   std::map<Request, std::set<size_t>> segments_, words_;
   std::map<std::pair<size_t, const void*>, size_t> occurrences_;
 };

@@ -31,13 +31,15 @@ static int build_one(const struct clk_env *env, const struct grade_lab_spec *lab
         free(log);
         return -1;
     }
-    b->kernels[i] = clCreateKernel(b->programs[i], lab->kernel_name, &status);
-    if (status != CL_SUCCESS) {
-        names = clk_kernel_names(b->programs[i]);
-        snprintf(reason, size, "%s has no kernel named '%s' (the name the lab's contract fixes); kernels found: %s",
-                 path, lab->kernel_name, names && names[0] ? names : "none");
-        free(names);
-        return -1;
+    for (int k = 0; k < labs_kernel_count(lab); k++) {
+        b->kernels[i][k] = clCreateKernel(b->programs[i], labs_kernel_name(lab, k), &status);
+        if (status != CL_SUCCESS) {
+            names = clk_kernel_names(b->programs[i]);
+            snprintf(reason, size, "%s has no kernel named '%s' (the name the lab's contract fixes); kernels found: %s",
+                     path, labs_kernel_name(lab, k), names && names[0] ? names : "none");
+            free(names);
+            return -1;
+        }
     }
     return 0;
 }
@@ -57,8 +59,9 @@ int builds_all(const struct clk_env *env, const struct grade_lab_spec *lab, cons
 void builds_release(struct built *b)
 {
     for (int i = 0; i < b->count; i++) {
-        if (b->kernels[i])
-            clReleaseKernel(b->kernels[i]);
+        for (int k = 0; k < GRADE_MAX_KERNELS; k++)
+            if (b->kernels[i][k])
+                clReleaseKernel(b->kernels[i][k]);
         if (b->programs[i])
             clReleaseProgram(b->programs[i]);
     }
@@ -67,16 +70,18 @@ void builds_release(struct built *b)
 size_t builds_max_local(const struct clk_env *env, const struct built *b)
 {
     size_t limit = 1024;
-    for (int i = 0; i < b->count; i++) {
-        size_t size = limit;
-        clGetKernelWorkGroupInfo(b->kernels[i], env->info.device, CL_KERNEL_WORK_GROUP_SIZE, sizeof size, &size, NULL);
-        if (size < limit)
-            limit = size;
-    }
+    for (int i = 0; i < b->count; i++)
+        for (int k = 0; k < GRADE_MAX_KERNELS && b->kernels[i][k]; k++) {
+            size_t size = limit;
+            clGetKernelWorkGroupInfo(b->kernels[i][k], env->info.device, CL_KERNEL_WORK_GROUP_SIZE, sizeof size,
+                                     &size, NULL);
+            if (size < limit)
+                limit = size;
+        }
     return limit;
 }
 
-cl_kernel builds_kernel(const struct built *b, int tile)
+const cl_kernel *builds_kernels(const struct built *b, int tile)
 {
     for (int i = 0; i < b->count; i++)
         if (b->tiles[i] == tile)

@@ -1,4 +1,4 @@
-/* A lab's kernel, built once per TILE: the builds, their kernels, and the largest work-group they allow. */
+/* A lab's kernels, built once per TILE: the builds, their kernels, and the largest work-group they allow. */
 #ifndef CLKIT_GRADER_BUILDS_H
 #define CLKIT_GRADER_BUILDS_H
 
@@ -10,7 +10,7 @@
 struct built {
     int tiles[MAX_TILES];
     cl_program programs[MAX_TILES];
-    cl_kernel kernels[MAX_TILES];
+    cl_kernel kernels[MAX_TILES][GRADE_MAX_KERNELS]; /* each build's kernels, in the lab's order */
     int count;
 };
 
@@ -29,7 +29,7 @@ void builds_release(struct built *b);
 /* The largest work-group every build of the kernel can launch here (at most 1024, a 32 x 32 tile). */
 size_t builds_max_local(const struct clk_env *env, const struct built *b);
 
-/* The kernel built with -DTILE=tile, or the first build. */
-cl_kernel builds_kernel(const struct built *b, int tile);
+/* The kernels (one, or the lab's several in order) built with -DTILE=tile, or the first build's. */
+const cl_kernel *builds_kernels(const struct built *b, int tile);
 
 #endif

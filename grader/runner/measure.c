@@ -43,7 +43,8 @@ cl_int perf_setup(const struct clk_env *env, struct perf_kernel *k)
                                  status));
     }
     CL_PASS(status, poison_outputs(env, k));
-    CL_PASS(status, harness_bind(k->kernel, &k->launch, k->buffers));
+    if (k->launch.step_count == 0) /* steps are bound at each launch */
+        CL_PASS(status, harness_bind(k->kernel, &k->launch, k->buffers));
 cleanup:
     return status;
 }
@@ -61,6 +62,8 @@ void perf_release(struct perf_kernel *k)
 static cl_int time_once(const struct clk_env *env, struct perf_kernel *k, double *ms)
 {
     cl_int status = poison_outputs(env, k);
+    if (status == CL_SUCCESS && k->launch.step_count) /* the whole sequence, snapshots left out */
+        return harness_enqueue(env->queue, k->sequence ? k->sequence : &k->kernel, &k->launch, k->buffers, 0, ms);
     return status != CL_SUCCESS ? status
                                 : clk_time_kernel(env->queue, k->kernel, k->launch.work_dims, k->launch.global,
                                                   k->launch.local, 0, 1, ms);

@@ -8,6 +8,7 @@
 /* A kernel with its launch and plain (unguarded) device buffers, ready to time. */
 struct perf_kernel {
     cl_kernel kernel;
+    const cl_kernel *sequence; /* a launch with steps: its kernels by index (NULL: kernel is the only one) */
     struct grade_launch launch;
     cl_mem buffers[GRADE_MAX_BUFFERS];
 };

@@ -55,7 +55,7 @@ static void run_case(struct runner *r, const struct wire_case *request)
     c.no_reference = 1; /* the runner makes the inputs only: the expected values never enter this process */
     if (r->lab->family->prepare(&c, request->seed, &launch) == 0 &&
         (area = map_area(floats = harness_area_floats(&launch, request->guard))) != NULL)
-        done.status = harness_launch(&r->env, builds_kernel(&r->built, c.tile), &launch, request->guard,
+        done.status = harness_launch(&r->env, builds_kernels(&r->built, c.tile), &launch, request->guard,
                                      request->guard_bits, area, &raw);
     if (done.status == CL_SUCCESS) {
         done.buffer_count = launch.buffer_count;
@@ -164,7 +164,7 @@ static cl_int keep_timed(struct runner *r, struct perf_kernel *k)
     struct grade_launch *launch = &k->launch;
     const struct grade_family *family = r->lab->family;
     int out = 0;
-    while (out < launch->buffer_count - 1 && !launch->is_output[out])
+    while (out < launch->buffer_count - 1 && launch->is_output[out] != GRADE_OUTPUT)
         out++;
     cl_int status;
     free(r->timed);
@@ -238,7 +238,8 @@ static void run_perf(struct runner *r, const struct wire_perf *request)
     memset(&student, 0, sizeof student);
     done.runs = request->runs < 1 ? 1 : request->runs > WIRE_MAX_RUNS ? WIRE_MAX_RUNS : request->runs;
     c.no_reference = 1;
-    student.kernel = builds_kernel(&r->built, c.tile);
+    student.sequence = builds_kernels(&r->built, c.tile);
+    student.kernel = student.sequence[0];
     if (r->lab->family->prepare(&c, request->seed, &student.launch) != 0 ||
         (done.status = perf_setup(&r->env, &student)) != CL_SUCCESS) {
         done.status = done.status ? done.status : CL_OUT_OF_HOST_MEMORY;

@@ -43,6 +43,89 @@ cleanup:
     return status;
 }
 
+/* Binds step's arguments in the contract's order: its buffers, its __local array if any, then its ints. */
+static cl_int bind_step(cl_kernel kernel, const struct grade_step *step, const cl_mem *buffers)
+{
+    cl_uint index = 0;
+    cl_int status = CL_SUCCESS;
+    for (int i = 0; i < step->buffer_count; i++, index++)
+        CL_CHECK_STATUS(status, clSetKernelArg(kernel, index, sizeof(cl_mem), &buffers[step->buffers[i]]));
+    if (step->local_bytes)
+        CL_CHECK_STATUS(status, clSetKernelArg(kernel, index++, step->local_bytes, NULL));
+    for (int i = 0; i < step->int_count; i++, index++)
+        CL_CHECK_STATUS(status, clSetKernelArg(kernel, index, sizeof(int), &step->ints[i]));
+cleanup:
+    return status;
+}
+
+/* The time from the start of first to the end of last, in ms. */
+static cl_int span_ms(cl_event first, cl_event last, double *ms)
+{
+    cl_ulong start = 0, end = 0;
+    cl_int status = clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL);
+    if (status == CL_SUCCESS)
+        status = clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL);
+    *ms = status == CL_SUCCESS ? (double)(end - start) * 1e-6 : 0.0;
+    return status;
+}
+
+/* Enqueues launch's steps; the first and last launches' events in events[0] and events[1] when ms is wanted. */
+static cl_int enqueue_steps(cl_command_queue queue, const cl_kernel *kernels, const struct grade_launch *launch,
+                            const cl_mem *buffers, int snapshots, cl_event *events)
+{
+    cl_int status = CL_SUCCESS;
+    for (int s = 0; s < launch->step_count; s++) {
+        const struct grade_step *step = &launch->steps[s];
+        cl_event event = NULL;
+        if (step->kernel == GRADE_STEP_SNAPSHOT) {
+            if (snapshots)
+                CL_CHECK_STATUS(status, clEnqueueCopyBuffer(queue, buffers[step->copy_from], buffers[step->copy_to],
+                                                            0, 0, launch->counts[step->copy_to] * sizeof(float), 0,
+                                                            NULL, NULL));
+            continue;
+        }
+        CL_PASS(status, bind_step(kernels[step->kernel], step, buffers));
+        CL_CHECK_STATUS(status, clEnqueueNDRangeKernel(queue, kernels[step->kernel], 1, NULL, &step->global,
+                                                       &step->local, 0, NULL, events ? &event : NULL));
+        /* A judged run (not timed) finishes each launch before the next, so that PoCL builds one kernel for a new
+           work-group size at a time: a graded run of lab 11's solution once aborted inside PoCL with three first
+           builds in flight (the cause is not established; this costs a judged case nothing it needs). */
+        if (!events)
+            CL_CHECK_STATUS(status, clFinish(queue));
+        if (events && !events[0])
+            events[0] = event;
+        else if (events) {
+            if (events[1])
+                clReleaseEvent(events[1]);
+            events[1] = event;
+        }
+    }
+cleanup:
+    return status;
+}
+
+cl_int harness_enqueue(cl_command_queue queue, const cl_kernel *kernels, const struct grade_launch *launch,
+                       const cl_mem *buffers, int snapshots, double *ms)
+{
+    cl_event events[2] = {NULL, NULL};
+    cl_int status = CL_SUCCESS;
+    if (launch->step_count == 0) {
+        CL_PASS(status, harness_bind(kernels[0], launch, buffers));
+        CL_CHECK_STATUS(status, clEnqueueNDRangeKernel(queue, kernels[0], launch->work_dims, NULL, launch->global,
+                                                       launch->local, 0, NULL, ms ? &events[0] : NULL));
+    } else
+        CL_PASS(status, enqueue_steps(queue, kernels, launch, buffers, snapshots, ms ? events : NULL));
+    if (ms) {
+        CL_CHECK_STATUS(status, clWaitForEvents(1, events[1] ? &events[1] : &events[0]));
+        CL_PASS(status, span_ms(events[0], events[1] ? events[1] : events[0], ms));
+    }
+cleanup:
+    for (int i = 0; i < 2; i++)
+        if (events[i])
+            clReleaseEvent(events[i]);
+    return status;
+}
+
 size_t harness_stride(size_t total)
 {
     const size_t page = 4096 / sizeof(float);
@@ -101,16 +184,14 @@ cleanup:
     return status;
 }
 
-cl_int harness_launch(const struct clk_env *env, cl_kernel kernel, struct grade_launch *launch, size_t guard,
-                      const uint32_t *guard_bits, float *area, struct harness_raw *raw)
+cl_int harness_launch(const struct clk_env *env, const cl_kernel *kernels, struct grade_launch *launch,
+                      size_t guard, const uint32_t *guard_bits, float *area, struct harness_raw *raw)
 {
     cl_mem parents[GRADE_MAX_BUFFERS] = {NULL}, views[GRADE_MAX_BUFFERS] = {NULL};
     cl_int status;
     memset(raw, 0, sizeof *raw);
     CL_PASS(status, make_buffers(env, launch, guard, guard_bits, area, raw, parents, views));
-    CL_PASS(status, harness_bind(kernel, launch, views));
-    CL_CHECK_STATUS(status, clEnqueueNDRangeKernel(env->queue, kernel, launch->work_dims, NULL, launch->global,
-                                                   launch->local, 0, NULL, NULL));
+    CL_PASS(status, harness_enqueue(env->queue, kernels, launch, views, 1, NULL));
     CL_CHECK_STATUS(status, clFinish(env->queue));
     for (int i = 0; i < launch->buffer_count; i++)
         CL_CHECK_STATUS(status, clEnqueueReadBuffer(env->queue, parents[i], CL_TRUE, 0, raw->totals[i] * sizeof(float),
