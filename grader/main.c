@@ -8,7 +8,7 @@
 #include "perf/bench.h"
 #include "perf/calibrate.h"
 #include "pipeline.h"
-#include "sandbox/sandbox.h"
+#include "sandbox/layers.h"
 #include "timing.h"
 
 #include <limits.h>
@@ -62,12 +62,11 @@ static int grade_one(struct grading *g, const struct cli *cli)
     return rc;
 }
 
+/* --confinement: the report's line, then each layer of the table and whether it holds on this machine. */
 static int show_confinement(struct grading *g, const struct cli *cli)
 {
-    char layers[512];
     (void)g, (void)cli;
-    sandbox_layers(layers, sizeof layers);
-    printf("confinement: %s\n", layers);
+    sandbox_layers_print(stdout);
     return 0;
 }
 

@@ -9,6 +9,7 @@
 #include "judge/technique.h"
 #include "judge/verdict.h"
 #include "report/export.h"
+#include "sandbox/layers.h"
 #include "sandbox/sandbox.h"
 #include "sandbox/scratch.h"
 #include "timing.h"
