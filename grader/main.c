@@ -43,8 +43,8 @@ static int grade_one(struct grading *g, const struct cli *cli)
     double start = clk_now_s();
     FILE *quiet = NULL;
     int rc;
-    const struct pipeline_outputs out = {.json = cli->json, .junit = cli->junit, .classroom = cli->classroom,
-                                         .version = cli_version()};
+    struct pipeline_outputs out = {.version = cli_version()};
+    memcpy(out.paths, cli->outputs, sizeof out.paths);
     if (grading_set_source(g, cli->submission_count ? cli->submissions[0] : NULL) != 0)
         return 2;
     if (cli->bench && (quiet = fopen("/dev/null", "w")) != NULL)

@@ -236,7 +236,6 @@ int pipeline_write_results(const struct grading *g, const struct grade_lab_resul
     struct export_run run = {.results = results, .titles = titles, .kernels = kernels, .units = units,
                              .has_baseline = has_baseline, .version = out->version, .count = g->config.lab_count,
                              .seconds = seconds, .summary = summary};
-    int rc = 0;
     for (int i = 0; i < g->config.lab_count; i++) {
         const struct grade_lab_spec *lab = registry_find(g->config.labs[i]);
         titles[i] = lab->title;
@@ -247,11 +246,5 @@ int pipeline_write_results(const struct grading *g, const struct grade_lab_resul
     }
     snprintf(summary, sizeof summary, "clkit grader: %s graded with seed %llu", g->source_dir,
              (unsigned long long)g->seed);
-    if (out->json)
-        rc |= export_json_file(out->json, &run);
-    if (out->junit)
-        rc |= export_junit_file(out->junit, &run);
-    if (out->classroom)
-        rc |= export_classroom_file(out->classroom, &run);
-    return rc ? 2 : 0;
+    return result_writers_write(out->paths, &run) != 0 ? 2 : 0;
 }

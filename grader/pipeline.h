@@ -4,10 +4,11 @@
 #define CLKIT_GRADER_PIPELINE_H
 
 #include "judge/grading.h"
+#include "report/writers.h"
 
 /* Where a grading's result files go (each NULL for none), and the kit's version that each records. */
 struct pipeline_outputs {
-    const char *json, *junit, *classroom;
+    const char *paths[RESULT_MAX_WRITERS]; /* indexed like result_writers */
     const char *version;
 };
 
@@ -15,8 +16,7 @@ struct pipeline_outputs {
    g->style.out; returns 0 when every test passed, 1 when one failed, 2 on a set-up error. */
 int pipeline_run(struct grading *g, struct grade_lab_result *results);
 
-/* Writes results as Gradescope JSON, JUnit XML and Classroom's runner result to the files out names; returns 0, or
-   2 when a file cannot be written. */
+/* Writes results with each writer whose file out names; returns 0, or 2 when a file cannot be written. */
 int pipeline_write_results(const struct grading *g, const struct grade_lab_result *results, double seconds,
                            const struct pipeline_outputs *out);
 

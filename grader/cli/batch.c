@@ -327,8 +327,9 @@ static int grade_in_child(struct grading *g, const struct student *s, const char
         fclose(report);
     }
     snprintf(path, sizeof path, "%s/%s.json", dir, s->name);
-    pipeline_write_results(g, results, clk_now_s() - start, &(struct pipeline_outputs){.json = path,
-                                                                                       .version = cli_version()});
+    struct pipeline_outputs out = {.version = cli_version()};
+    out.paths[result_writer_index("json")] = path;
+    pipeline_write_results(g, results, clk_now_s() - start, &out);
     if ((row = student_file(dir, s, "row")) != NULL) {
         csv_row(row, s->name, results, g->config.lab_count,
                 status == 2 ? "set-up error" : status == 0 ? "all passed" : "some failed");
