@@ -95,6 +95,9 @@ struct grade_family {
     /* Element index of case c's result with real data from seed, worked out alone from single inputs, with its
        bound: the check of a timed run, whose whole reference would cost seconds and a gigabyte. */
     void (*spot)(const struct grade_case *c, uint64_t seed, size_t index, double *expected, double *bound);
+    /* The multiply-adds of case c padded to whole work-groups, where its dims are not a matrix product's (the
+       reference judge's time estimate, about 13 us each); NULL: from the dims as a product's or a grid's. */
+    double (*simulated_steps)(const struct grade_case *c);
 };
 
 enum grade_size_class {
