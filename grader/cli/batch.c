@@ -6,6 +6,7 @@
 #include "report/export.h"
 #include "report/html.h"
 #include "report/outfile.h"
+#include "judge/predict.h"
 #include "judge/safetext.h"
 #include "sandbox/sandbox.h"
 #include "device.h"
@@ -273,7 +274,7 @@ void batch_csv_header(const struct judge_config *config, FILE *csv)
     fprintf(csv, "student");
     for (int i = 0; i < config->lab_count; i++)
         fprintf(csv, ",%s", config->labs[i]);
-    fprintf(csv, ",total,max,status\n");
+    fprintf(csv, ",total,max,predicted,within,status\n");
 }
 
 /* Writes a CSV field: cleaned, quoted, and never a spreadsheet formula. */
@@ -285,15 +286,17 @@ static void csv_field(FILE *out, const char *text)
 static void csv_row(FILE *csv, const char *name, const struct grade_lab_result *results, int count, const char *status)
 {
     double total = 0.0, total_max = 0.0;
+    int predicted = 0, within = 0;
     csv_field(csv, name);
     for (int i = 0; i < count; i++) {
         double score, max;
         report_score(&results[i], &score, &max);
+        predict_tally(&results[i], &predicted, &within);
         total += score;
         total_max += max;
         fprintf(csv, ",%.2f", score);
     }
-    fprintf(csv, ",%.2f,%.2f,", total, total_max);
+    fprintf(csv, ",%.2f,%.2f,%d,%d,", total, total_max, predicted, within);
     csv_field(csv, status);
     fputc('\n', csv);
 }
@@ -359,7 +362,7 @@ static void write_fallback(const struct grading *g, const struct student *s, con
     csv_field(csv, s->name);
     for (int i = 0; i < g->config.lab_count; i++)
         fputs(",0.00", csv);
-    fputs(",0.00,,", csv);
+    fputs(",0.00,,,,", csv); /* total, and no maximum or predictions */
     csv_field(csv, why);
     fputc('\n', csv);
     free(text);
