@@ -10,6 +10,7 @@
 #include "judge/technique.h"
 #include "judge/verdict.h"
 #include "report/export.h"
+#include "sandbox/layers.h"
 #include "sandbox/sandbox.h"
 #include "sandbox/scratch.h"
 #include "timing.h"
@@ -81,12 +82,12 @@ struct beside {
 
 static void reference_beside(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, struct beside *b)
 {
-    int simulated = g->cli->device && strcasecmp(g->cli->device, "oclgrind") == 0;
+    int simulated = g->config.simulated;
     b->ref.log = &b->log;
     /* The simulator launches work-groups of 1024, so its list holds the device's cases and larger tiles; --case
        names a case of the device's list. */
-    sanitize_run(g, lab, seed, g->cli->only_case >= 0 && !simulated ? GRADE_PORTABLE_LOCAL : GRADE_REFERENCE_LOCAL,
-                 g->cli->only_case, &b->ref);
+    sanitize_run(g, lab, seed, g->config.only_case >= 0 && !simulated ? GRADE_PORTABLE_LOCAL : GRADE_REFERENCE_LOCAL,
+                 g->config.only_case, &b->ref);
 }
 
 static void host_beside(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, struct beside *b)
@@ -170,12 +171,12 @@ static int grade_lab(struct grading *g, const struct grade_lab_spec *lab, uint64
     memset(b, 0, sizeof *b);
     if (beside) {
         reference = start_beside(g, lab, seed, b, reference_beside);
-        host = g->cli->only_case < 0 ? start_beside(g, lab, seed, b, host_beside) : -1;
+        host = g->config.only_case < 0 ? start_beside(g, lab, seed, b, host_beside) : -1;
     }
     snprintf(result->lab, sizeof result->lab, "%s", lab->name);
-    snprintf(g->replay, sizeof g->replay, "./grade %s%s%s%s%s%s", lab->name, g->cli->solutions ? " --solutions" : "",
+    snprintf(g->replay, sizeof g->replay, "./grade %s%s%s%s%s%s", lab->name, g->config.solutions ? " --solutions" : "",
              g->submission ? " --submission " : "", g->submission ? g->source_dir : "",
-             g->cli->device ? " --device " : "", g->cli->device ? g->cli->device : "");
+             g->config.device ? " --device " : "", g->config.device ? g->config.device : "");
     built = devicerun_lab(g, lab, seed, &device, result);
     wait_beside(reference);
     wait_beside(host);
@@ -187,18 +188,18 @@ static int grade_lab(struct grading *g, const struct grade_lab_spec *lab, uint64
         technique_test(lab, &b->ref, verdict_correct(result), g->device_is_gpu, result);
         if (!verdict_correct(result))
             withdraw_speed(lab, result);
-        if (host <= 0 && g->cli->only_case < 0)
+        if (host <= 0 && g->config.only_case < 0)
             host_beside(g, lab, seed, b);
         if (b->host_done)
             result_add(result, b->host.name, b->host.score, b->host.max, b->host.passed, b->host_reason);
-        why = g->cli->only_case >= 0 ? "not run: --case runs one case only" : g->cli->quick ? "not timed: --quick"
+        why = g->config.only_case >= 0 ? "not run: --case runs one case only" : g->config.quick ? "not timed: --quick"
                                                                                            : "not run";
     }
     /* Predictions show whether or not the kernel built: a student writes them before measuring. */
     predict_test(g->source_dir, lab, &b->ref.counts, built == 1 && b->ref.counted, result);
     complete_lab(lab, why, result);
     munmap(b, sizeof *b);
-    close_runs(g, lab, built == 1 && g->cli->solutions);
+    close_runs(g, lab, built == 1 && g->config.solutions);
     return built == 2 ? 2 : 0;
 }
 
@@ -209,9 +210,9 @@ int pipeline_run(struct grading *g, struct grade_lab_result *results)
     sandbox_layers(layers, sizeof layers);
     fprintf(g->style.out, "grading %s with seed %llu (replay with --seed %llu)\nconfinement: %s\n\n", g->source_dir,
             (unsigned long long)g->seed, (unsigned long long)g->seed, layers);
-    for (int i = 0; i < g->cli->lab_count; i++) {
-        const struct grade_lab_spec *lab = registry_find(g->cli->labs[i]);
-        if (clk_now_s() - g->started > g->cli->budget_s) {
+    for (int i = 0; i < g->config.lab_count; i++) {
+        const struct grade_lab_spec *lab = registry_find(g->config.labs[i]);
+        if (clk_now_s() - g->started > g->config.budget_s) {
             snprintf(results[i].lab, sizeof results[i].lab, "%s", lab->name);
             complete_lab(lab, "not graded: the time budget for this submission (--budget) ran out", &results[i]);
         } else {
@@ -224,23 +225,22 @@ int pipeline_run(struct grading *g, struct grade_lab_result *results)
         for (int t = 0; t < results[i].test_count; t++)
             all_passed &= results[i].tests[t].passed || results[i].tests[t].informational;
     }
-    report_total(&g->style, results, g->cli->lab_count);
+    report_total(&g->style, results, g->config.lab_count);
     return setup_failed ? 2 : all_passed ? 0 : 1;
 }
 
 int pipeline_write_results(const struct grading *g, const struct grade_lab_result *results, double seconds,
-                           const char *json, const char *junit, const char *classroom)
+                           const struct pipeline_outputs *out)
 {
-    const char *titles[CLI_MAX_LABS], *kernels[CLI_MAX_LABS], *units[CLI_MAX_LABS];
-    int has_baseline[CLI_MAX_LABS];
-    static char kernel_paths[CLI_MAX_LABS][PATH_MAX + 64];
+    const char *titles[JUDGE_MAX_LABS], *kernels[JUDGE_MAX_LABS], *units[JUDGE_MAX_LABS];
+    int has_baseline[JUDGE_MAX_LABS];
+    static char kernel_paths[JUDGE_MAX_LABS][PATH_MAX + 64];
     char summary[PATH_MAX + 128];
     struct export_run run = {.results = results, .titles = titles, .kernels = kernels, .units = units,
-                             .has_baseline = has_baseline, .version = cli_version(), .count = g->cli->lab_count,
+                             .has_baseline = has_baseline, .version = out->version, .count = g->config.lab_count,
                              .seconds = seconds, .summary = summary};
-    int rc = 0;
-    for (int i = 0; i < g->cli->lab_count; i++) {
-        const struct grade_lab_spec *lab = registry_find(g->cli->labs[i]);
+    for (int i = 0; i < g->config.lab_count; i++) {
+        const struct grade_lab_spec *lab = registry_find(g->config.labs[i]);
         titles[i] = lab->title;
         units[i] = lab->family->work_is_flops ? "GFLOP/s" : "GB/s";
         has_baseline[i] = lab->perf.baseline_file != NULL;
@@ -249,11 +249,5 @@ int pipeline_write_results(const struct grading *g, const struct grade_lab_resul
     }
     snprintf(summary, sizeof summary, "clkit grader: %s graded with seed %llu", g->source_dir,
              (unsigned long long)g->seed);
-    if (json)
-        rc |= export_json_file(json, &run);
-    if (junit)
-        rc |= export_junit_file(junit, &run);
-    if (classroom)
-        rc |= export_classroom_file(classroom, &run);
-    return rc ? 2 : 0;
+    return result_writers_write(out->paths, &run) != 0 ? 2 : 0;
 }

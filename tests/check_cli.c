@@ -4,6 +4,7 @@
 #include "labs/registry.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int parse(struct cli *cli, int argc, char **argv)
@@ -61,9 +62,29 @@ START_TEST(options)
     ck_assert_int_eq(cli.only_case, 3);
     ck_assert_int_eq(cli.timeout_s, 5);
     ck_assert_str_eq(cli.device, "gpu");
-    ck_assert_str_eq(cli.json, "r.json");
-    ck_assert_str_eq(cli.junit, "r.xml");
+    ck_assert_str_eq(cli.outputs[result_writer_index("json")], "r.json");
+    ck_assert_str_eq(cli.outputs[result_writer_index("junit")], "r.xml");
     ck_assert_str_eq(cli.labs[0], "lab4");
+}
+END_TEST
+
+/* Each result writer of the table is an option of its own, in --help and on the command line (--csv among them). */
+START_TEST(every_writer_is_an_option)
+{
+    for (int i = 0; result_writers[i]; i++) {
+        char option[40], value[64], *help, *argv[] = {"grade", "lab1", option, value, NULL};
+        struct cli cli;
+        snprintf(option, sizeof option, "--%s", result_writers[i]->option);
+        snprintf(value, sizeof value, "out.%s", result_writers[i]->option);
+        ck_assert_int_eq(parse(&cli, 4, argv), 0);
+        ck_assert_str_eq(cli.outputs[i], value);
+        for (int j = 0; result_writers[j]; j++)
+            ck_assert(j == i || cli.outputs[j] == NULL);
+        ck_assert_int_eq(run_in_kit("./build/grader/grade --help", 10, &help), 0);
+        snprintf(value, sizeof value, "\n  %s FILE ", option);
+        ck_assert_msg(strstr(help, value) && strstr(help, result_writers[i]->help), "%s", help);
+        free(help);
+    }
 }
 END_TEST
 
@@ -109,7 +130,7 @@ START_TEST(equals_and_double_dash)
     char *argv[] = {"grade", "lab2", "--json=out.json", "--seed=5", "-v", "--", "lab3", NULL};
     struct cli cli;
     ck_assert_int_eq(parse(&cli, 7, argv), 0);
-    ck_assert_str_eq(cli.json, "out.json");
+    ck_assert_str_eq(cli.outputs[result_writer_index("json")], "out.json");
     ck_assert_uint_eq(cli.seed, 5);
     ck_assert_int_eq(cli.verbose, 1);
     ck_assert_int_eq(cli.lab_count, 2);
@@ -130,6 +151,7 @@ Suite *cli_suite(void)
     tcase_add_test(tc, version_is_the_kits);
     tcase_add_test(tc, options);
     tcase_add_test(tc, defaults);
+    tcase_add_test(tc, every_writer_is_an_option);
     tcase_add_test(tc, usage_errors);
     tcase_add_test(tc, equals_and_double_dash);
     suite_add_tcase(s, tc);

@@ -1,6 +1,7 @@
 #include "suites.h"
 
 #include "report/export.h"
+#include "report/writers.h"
 #include "judge/safetext.h"
 
 #include <cjson/cJSON.h>
@@ -188,8 +189,8 @@ START_TEST(junit_keeps_to_xml_characters)
                                 "echo untouched > build/check-export/victim && "
                                 "ln -s victim build/check-export/junit.xml", 10, &output), 0);
     free(output);
-    ck_assert_int_eq(export_junit_file("build/check-export/junit.xml", &run), -1); /* the link is refused */
-    ck_assert_int_eq(export_junit_file("build/check-export/junit2.xml", &run), 0);
+    ck_assert_int_eq(result_writer_file(&result_writer_junit, "build/check-export/junit.xml", &run), -1); /* refused */
+    ck_assert_int_eq(result_writer_file(&result_writer_junit, "build/check-export/junit2.xml", &run), 0);
     int status = run_in_kit("mv build/check-export/junit2.xml build/check-export/junit.xml && "
                             "cat build/check-export/victim && "
                             "xmllint --noout --schema tests/junit-jenkins.xsd build/check-export/junit.xml 2>&1",
@@ -200,6 +201,38 @@ START_TEST(junit_keeps_to_xml_characters)
     ck_assert_msg(!strstr(text, "\xef\xbf\xbe") && !strstr(text, "\xef\xbf\xbf") && strstr(text, "name=\"tech?nique\""),
                   "%s", text);
     free(text);
+}
+END_TEST
+
+/* The CSV writer: a header, then a row per test of each lab with its score, max and verdict; a test name that
+   holds a comma or a quote stays one field. */
+START_TEST(csv_has_a_row_per_test)
+{
+    struct export_run run = {.results = results, .titles = titles, .count = 2, .seconds = 1};
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    snprintf(results[1].tests[0].name, sizeof results[1].tests[0].name, "exact, \"cases\"");
+    ck_assert_int_eq(result_writer_csv.write(out, &run), 0);
+    fclose(out);
+    ck_assert_msg(strcmp(text, "lab,test,score,max,passed\nlab1,build,0.00,0.00,0\nlab1,exact cases,1.50,3.00,0\n"
+                               "lab1,bandwidth,0.00,0.00,1\nlab2,\"exact, \"\"cases\"\"\",4.00,4.00,1\n") == 0,
+                  "%s", text);
+    free(text);
+}
+END_TEST
+
+/* Every writer of the table is whole, named once, and found by its option; the table fits a command line's. */
+START_TEST(every_writer_is_in_the_table)
+{
+    int count = 0;
+    for (int i = 0; result_writers[i]; i++, count++) {
+        ck_assert_msg(result_writers[i]->option && result_writers[i]->help && result_writers[i]->write, "%d", i);
+        ck_assert_int_eq(result_writer_index(result_writers[i]->option), i);
+    }
+    ck_assert_int_ge(count, 4); /* json, junit, classroom, csv */
+    ck_assert_int_le(count, RESULT_MAX_WRITERS);
+    ck_assert_int_eq(result_writer_index("html"), -1); /* the class report is no per-run writer */
 }
 END_TEST
 
@@ -214,6 +247,8 @@ Suite *export_suite(void)
     tcase_add_test(tc, junit_is_well_formed);
     tcase_add_test(tc, classroom_result_is_what_the_reporter_reads);
     tcase_add_test(tc, junit_keeps_to_xml_characters);
+    tcase_add_test(tc, csv_has_a_row_per_test);
+    tcase_add_test(tc, every_writer_is_in_the_table);
     suite_add_tcase(s, tc);
     return s;
 }

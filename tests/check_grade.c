@@ -195,15 +195,13 @@ static double exact_score_when_judges_disagree(int right_unoptimised, char *caus
 {
     static struct case_log device, reference_log, unoptimised;
     static struct reference ref;
-    static struct cli cli;
     static struct grading g;
     struct grade_lab_result result;
     const struct grade_lab_spec *lab = registry_find("lab1");
     struct grade_case c = {.data = GRADE_EXACT, .dims = {16}, .local = {16, 1}};
     double score = -1.0;
     memset(&result, 0, sizeof result);
-    g.cli = &cli;
-    cli.only_case = -1;
+    g.config.only_case = -1;
     snprintf(g.source_dir, sizeof g.source_dir, "/nonexistent");
     for (struct case_log *log = &device; log; log = log == &device ? &reference_log : log == &reference_log
                                                                    ? &unoptimised : NULL) {

@@ -20,15 +20,16 @@ START_TEST(no_include_cycles)
 }
 END_TEST
 
-/* The tree keeps the layers (tested above); an include up the layers, across them, or from the runner into the
-   sandbox is caught, and one down them is not. */
+/* The tree keeps the layers (tested above); an include up the layers (the judge reading the command line among
+   them), across them, or from the runner into the sandbox is caught, and one down them is not. */
 START_TEST(includes_point_down_the_layers)
 {
     char *output;
     int status = run_in_kit("printf 'grader/labs/spec -> grader/judge/verdict\\ngrader/runner/runner -> "
                             "grader/sandbox/sandbox\\ngrader/wire/harness -> grader/sandbox/scratch\\n"
-                            "grader/judge/runlab -> grader/wire/harness\\ngrader/runner/runner -> grader/wire/spot\\n' "
-                            "> build/check-layers.txt && /usr/bin/python3 tests/include_cycles.py build/check-layers.txt",
+                            "grader/judge/runlab -> grader/wire/harness\\ngrader/runner/runner -> grader/wire/spot\\n"
+                            "grader/judge/grading -> grader/cli/cli\\n' > build/check-layers.txt && "
+                            "/usr/bin/python3 tests/include_cycles.py build/check-layers.txt",
                             30, &output);
     ck_assert_msg(status == 1, "%s", output);
     ck_assert_msg(strstr(output, "include against the layers: grader/labs/spec -> grader/judge/verdict"), "%s", output);
@@ -36,6 +37,7 @@ START_TEST(includes_point_down_the_layers)
                   "%s", output);
     ck_assert_msg(strstr(output, "include against the layers: grader/wire/harness -> grader/sandbox/scratch"),
                   "%s", output);
+    ck_assert_msg(strstr(output, "include against the layers: grader/judge/grading -> grader/cli/cli"), "%s", output);
     ck_assert_msg(!strstr(output, "grader/judge/runlab -> grader/wire/harness") &&
                   !strstr(output, "grader/runner/runner -> grader/wire/spot"), "%s", output);
     free(output);

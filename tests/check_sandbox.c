@@ -1,6 +1,7 @@
 #include "suites.h"
 
 #include "sandbox/landlock.h"
+#include "sandbox/layers.h"
 #include "sandbox/sandbox.h"
 #include "timing.h"
 
@@ -365,6 +366,50 @@ START_TEST(a_burst_of_tasks_does_not_starve_a_worker_beside)
 }
 END_TEST
 
+/* --confinement walks the table of layers: each once, said to hold exactly when it holds; loop 1 turns bubblewrap
+   and Landlock off by their settings, and both then say no, in the table and in the report's line. */
+START_TEST(confinement_lists_every_layer)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out;
+    if (_i == 1)
+        setenv("CLKIT_BUBBLEWRAP", "0", 1), setenv("CLKIT_LANDLOCK", "0", 1);
+    ck_assert_ptr_nonnull(out = open_memstream(&text, &size));
+    sandbox_layers_print(out);
+    fclose(out);
+    for (int i = 0; sandbox_layer_table[i]; i++) {
+        const struct sandbox_layer *layer = sandbox_layer_table[i];
+        char line[64];
+        snprintf(line, sizeof line, "\n%-12s %-6s ", layer->name, layer->holds() ? "yes" : "no");
+        const char *at = strstr(text, line);
+        ck_assert_msg(at && !strstr(at + 1, line), "%s once: %s", layer->name, text);
+        ck_assert_msg(layer->confines && layer->confines[0] && layer->phrase, "%s", layer->name);
+    }
+    if (_i == 1) {
+        ck_assert(!layer_bubblewrap.holds() && !layer_landlock.holds());
+        ck_assert_msg(strstr(text, "no bubblewrap (") && !strstr(text, "Landlock: kit hidden"), "%s", text);
+    }
+    unsetenv("CLKIT_BUBBLEWRAP");
+    unsetenv("CLKIT_LANDLOCK");
+    free(text);
+}
+END_TEST
+
+/* The limits layer holds everywhere and reaches the program: an untrusted run may open 256 files, a trusted one
+   what the grader may. */
+START_TEST(limits_layer_reaches_the_program)
+{
+    struct sandbox_outcome confined = run("ulimit -n", 1, 10, 4096), trusted = run("ulimit -n", 0, 10, 4096);
+    ck_assert(layer_limits.holds());
+    ck_assert_msg(confined.output && atoi(confined.output) == 256, "%s", confined.output ? confined.output : "");
+    ck_assert_msg(trusted.output && (atoi(trusted.output) != 256 || sysconf(_SC_OPEN_MAX) == 256), "%s",
+                  trusted.output ? trusted.output : "");
+    sandbox_outcome_free(&confined);
+    sandbox_outcome_free(&trusted);
+}
+END_TEST
+
 Suite *sandbox_suite(void)
 {
     Suite *s = suite_create("sandbox");
@@ -386,6 +431,8 @@ Suite *sandbox_suite(void)
     tcase_add_test(tc, memory_past_the_cap_is_stopped);
     tcase_add_test(tc, memory_within_the_cap_is_measured);
     tcase_add_test(tc, workers_run_as_users_of_their_own);
+    tcase_add_loop_test(tc, confinement_lists_every_layer, 0, 2);
+    tcase_add_test(tc, limits_layer_reaches_the_program);
     tcase_add_loop_test(tc, a_burst_of_tasks_does_not_starve_a_worker_beside, 0, 2);
     suite_add_tcase(s, tc);
     return s;

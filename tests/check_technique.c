@@ -143,10 +143,13 @@ START_TEST(technique_verdicts_are_deterministic)
     for (int run = 0; run < 3; run++) {
         char text[1024];
         struct reference ref;
-        struct cli cli = {.timeout_s = 60, .only_case = -1, .solutions = strcmp(runs[_i].source, "--solutions") == 0};
-        struct grading g = {.cli = &cli, .seed = (uint64_t)run};
+        static struct grading g;
+        memset(&g, 0, sizeof g);
+        g.config = (struct judge_config){.timeout_s = 60, .only_case = -1,
+                                         .solutions = strcmp(runs[_i].source, "--solutions") == 0};
+        g.seed = (uint64_t)run;
         ck_assert_int_eq(grading_open(&g), 0);
-        ck_assert_int_eq(grading_set_source(&g, cli.solutions ? NULL : runs[_i].source + strlen("--submission ")), 0);
+        ck_assert_int_eq(grading_set_source(&g, g.config.solutions ? NULL : runs[_i].source + strlen("--submission ")), 0);
         sanitize_run(&g, lab, g.seed, 256, RUNLAB_NO_CASE, &ref);
         grading_close(&g);
         ck_assert_msg(ref.ran && ref.counted, "Oclgrind did not count: %s", ref.why);

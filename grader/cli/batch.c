@@ -269,11 +269,11 @@ int batch_list_class(const struct cli *cli, struct student *students, int max)
     return count;
 }
 
-void batch_csv_header(const struct cli *cli, FILE *csv)
+void batch_csv_header(const struct judge_config *config, FILE *csv)
 {
     fprintf(csv, "student");
-    for (int i = 0; i < cli->lab_count; i++)
-        fprintf(csv, ",%s", cli->labs[i]);
+    for (int i = 0; i < config->lab_count; i++)
+        fprintf(csv, ",%s", config->labs[i]);
     fprintf(csv, ",total,max,predicted,within,status\n");
 }
 
@@ -318,21 +318,23 @@ static FILE *student_file(const char *dir, const struct student *s, const char *
 /* In a judge process of its own: grades one student into DIR/NAME.txt, NAME.json and the CSV row NAME.row. */
 static int grade_in_child(struct grading *g, const struct student *s, const char *dir)
 {
-    static struct grade_lab_result results[CLI_MAX_LABS];
+    static struct grade_lab_result results[JUDGE_MAX_LABS];
     char path[4096 + 300];
     FILE *report, *row;
     double start = clk_now_s();
     int status = 2;
     if ((report = student_file(dir, s, "txt")) != NULL) {
-        report_style_for(report, g->cli->verbose, &g->style);
+        report_style_for(report, g->config.verbose, &g->style);
         if (grading_set_source(g, s->path) == 0)
             status = pipeline_run(g, results);
         fclose(report);
     }
     snprintf(path, sizeof path, "%s/%s.json", dir, s->name);
-    pipeline_write_results(g, results, clk_now_s() - start, path, NULL, NULL);
+    struct pipeline_outputs out = {.version = cli_version()};
+    out.paths[result_writer_index("json")] = path;
+    pipeline_write_results(g, results, clk_now_s() - start, &out);
     if ((row = student_file(dir, s, "row")) != NULL) {
-        csv_row(row, s->name, results, g->cli->lab_count,
+        csv_row(row, s->name, results, g->config.lab_count,
                 status == 2 ? "set-up error" : status == 0 ? "all passed" : "some failed");
         fclose(row);
     }
@@ -358,7 +360,7 @@ static void write_fallback(const struct grading *g, const struct student *s, con
     cJSON_free(json);
     cJSON_Delete(root);
     csv_field(csv, s->name);
-    for (int i = 0; i < g->cli->lab_count; i++)
+    for (int i = 0; i < g->config.lab_count; i++)
         fputs(",0.00", csv);
     fputs(",0.00,,,,", csv); /* total, and no maximum or predictions */
     csv_field(csv, why);
@@ -423,22 +425,20 @@ static void clear_student(const char *dir, const struct student *s)
         close(dirfd);
 }
 
-/* Starts a judge process, worker number worker, that grades student s on device into dir; returns its pid, or -1. */
+/* Starts a judge process, worker number worker, that grades student s on device ("": the batch's) into dir, in a
+   scratch folder of its own when own_scratch; returns its pid, or -1. */
 static pid_t start_student(struct grading *g, const struct student *s, int worker, const char *device,
-                           const char *dir)
+                           int own_scratch, const char *dir)
 {
-    static struct cli mine;
     pid_t pid;
     clear_student(dir, s);
     fflush(NULL);
     if ((pid = fork()) == 0) {
         sandbox_init(); /* this judge reaps what its runs leave behind */
         sandbox_worker(worker); /* its confined runs as its own user: no worker starves or reads another */
-        mine = *g->cli;
-        mine.device = device[0] ? device : g->cli->device;
-        g->cli = &mine;
+        if (device[0])
+            judge_config_set_device(&g->config, device);
         /* Workers side by side share no scratch folder; the shared one stays the batch's. */
-        int own_scratch = g->cli->jobs > 1 || g->cli->devices;
         if (own_scratch && grading_new_scratch(g) != 0)
             _exit(2);
         int status = grade_in_child(g, s, dir);
@@ -487,10 +487,10 @@ static void reap_one(struct grading *g, struct worker *workers, int jobs, const 
 
 const char *batch_grade_student(struct grading *g, const struct student *s, const char *dir)
 {
-    struct worker one = {.student = 0, .deadline = clk_now_s() + g->cli->budget_s + GRACE_S};
+    struct worker one = {.student = 0, .deadline = clk_now_s() + g->config.budget_s + GRACE_S};
     if (s->refused)
         return s->refused;
-    if ((one.pid = start_student(g, s, 0, "", dir)) < 0)
+    if ((one.pid = start_student(g, s, 0, "", 0, dir)) < 0)
         return "grading could not start (fork failed)";
     outcomes[0] = NULL;
     reap_one(g, &one, 1, s);
@@ -521,18 +521,20 @@ void batch_collect(struct grading *g, const struct student *s, const char *why, 
 
 /* Grades every student, up to one per device at a time, each in a judge process of its own so that nothing a
    student does ends the batch; returns 0, or 2 when no device list can be made. */
-static int grade_all(struct grading *g, struct student *students, int count, const char *dir, FILE *csv)
+static int grade_all(struct grading *g, const struct cli *cli, struct student *students, int count, const char *dir,
+                     FILE *csv)
 {
     static char devices[CLI_MAX_JOBS][64];
     struct worker workers[CLI_MAX_JOBS];
-    int jobs = worker_devices(g->cli, devices, CLI_MAX_JOBS), next = 0, running = 0;
+    int jobs = worker_devices(cli, devices, CLI_MAX_JOBS), next = 0, running = 0;
+    int own_scratch = cli->jobs > 1 || cli->devices;
     if (jobs == 0)
         return 2;
     memset(workers, 0, sizeof workers);
     sandbox_share_tasks(jobs);
     if (jobs > 1)
-        fprintf(g->style.out, "%d workers side by side, one per device:%s%s\n", jobs, g->cli->devices ? " " : " GPUs ",
-                g->cli->devices ? g->cli->devices : "(the first ones --list-devices shows)");
+        fprintf(g->style.out, "%d workers side by side, one per device:%s%s\n", jobs, cli->devices ? " " : " GPUs ",
+                cli->devices ? cli->devices : "(the first ones --list-devices shows)");
     while (next < count || running > 0) {
         for (int w = 0; w < jobs && next < count; w++) {
             if (workers[w].pid > 0)
@@ -543,8 +545,8 @@ static int grade_all(struct grading *g, struct student *students, int count, con
                 next++;
                 continue;
             }
-            workers[w] = (struct worker){.pid = start_student(g, &students[next], w, devices[w], dir), .student = next,
-                                         .deadline = clk_now_s() + g->cli->budget_s + GRACE_S};
+            workers[w] = (struct worker){.pid = start_student(g, &students[next], w, devices[w], own_scratch, dir),
+                                         .student = next, .deadline = clk_now_s() + g->config.budget_s + GRACE_S};
             if (workers[w].pid < 0)
                 outcomes[next] = "grading could not start (fork failed)";
             running += workers[w].pid > 0;
@@ -569,22 +571,23 @@ static const char **class_names(const struct student *students, int count)
     return names;
 }
 
-int batch_report(const struct grading *g, const char *results_dir, const struct student *students, int count)
+int batch_report(const struct grading *g, const char *html, const char *results_dir, const struct student *students,
+                 int count)
 {
     const char **names = class_names(students, count);
-    int rc = names ? html_write_class(results_dir, g->cli->html, g->root, names, count) : -1;
+    int rc = names ? html_write_class(results_dir, html, g->root, names, count) : -1;
     free(names);
     return rc;
 }
 
-int batch_run(struct grading *g)
+int batch_run(struct grading *g, const struct cli *cli)
 {
     static struct student students[BATCH_MAX_STUDENTS];
-    const char *results_dir = g->cli->results_dir ? g->cli->results_dir : "results";
-    int count = batch_list_class(g->cli, students, BATCH_MAX_STUDENTS), rc, dirfd;
+    const char *results_dir = cli->results_dir ? cli->results_dir : "results";
+    int count = batch_list_class(cli, students, BATCH_MAX_STUDENTS), rc, dirfd;
     FILE *csv = NULL;
     if (count == 0)
-        fprintf(stderr, "grade: no student folders found in %s\n", g->cli->submissions[0]);
+        fprintf(stderr, "grade: no student folders found in %s\n", cli->submissions[0]);
     if (count <= 0)
         return 2;
     if ((dirfd = outfile_dir(results_dir, 1)) >= 0 && !(csv = outfile_create(dirfd, "scores.csv")))
@@ -596,17 +599,17 @@ int batch_run(struct grading *g)
             free(students[i].path);
         return 2;
     }
-    for (int i = 0; i < g->cli->submission_count; i++)
-        grading_hide(g, g->cli->submissions[i]); /* a student's runner sees no classmate */
+    for (int i = 0; i < cli->submission_count; i++)
+        grading_hide(g, cli->submissions[i]); /* a student's runner sees no classmate */
     grading_hide(g, results_dir);
-    batch_csv_header(g->cli, csv);
+    batch_csv_header(&g->config, csv);
     fprintf(g->style.out, "grading %d submissions with seed %llu; results in %s/\n", count,
             (unsigned long long)g->seed, results_dir);
-    rc = grade_all(g, students, count, results_dir, csv);
+    rc = grade_all(g, cli, students, count, results_dir, csv);
     fclose(csv);
     if (rc == 0)
         fprintf(g->style.out, "wrote %s/scores.csv\n", results_dir);
-    if (rc == 0 && g->cli->html && batch_report(g, results_dir, students, count) != 0)
+    if (rc == 0 && cli->html && batch_report(g, cli->html, results_dir, students, count) != 0)
         rc = 2;
     for (int i = 0; i < count; i++)
         free(students[i].path);

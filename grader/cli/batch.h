@@ -24,7 +24,7 @@ int batch_wanted(const struct cli *cli);
 
 /* Grades every submission (--jobs/--devices: one per device side by side), writing STUDENT.txt, STUDENT.json and
    scores.csv in the class's order; returns 0, or 2 on a set-up error. */
-int batch_run(struct grading *g);
+int batch_run(struct grading *g, const struct cli *cli);
 
 /* Lists the class cli names (its folders, or the entries of one class folder) in name order, with names unique and
    safe as file names (a folder whose name has control characters, or whose cleaned name another student's has, is
@@ -36,8 +36,8 @@ int batch_list_class(const struct cli *cli, struct student *students, int max);
    most BATCH_NAME_MAX bytes). */
 int batch_name_is_safe(const char *name);
 
-/* Writes the header of scores.csv: student, cli's labs, total, max, status. */
-void batch_csv_header(const struct cli *cli, FILE *csv);
+/* Writes the header of scores.csv: student, config's labs, total, max, status. */
+void batch_csv_header(const struct judge_config *config, FILE *csv);
 
 /* Grades student s in a judge process of its own within the budget, into dir/NAME.txt, NAME.json and NAME.row
    (what an earlier run left under those names removed first, links never followed); returns NULL when it finished,
@@ -49,8 +49,9 @@ const char *batch_grade_student(struct grading *g, const struct student *s, cons
 void batch_collect(struct grading *g, const struct student *s, const char *why, const char *dir, FILE *csv,
                    int keep_row);
 
-/* Writes the class report of --html from dir's results of the students listed (no other file there is read);
-   returns 0, or -1 after saying why. */
-int batch_report(const struct grading *g, const char *dir, const struct student *students, int count);
+/* Writes the class report into the folder html from dir's results of the students listed (no other file there is
+   read); returns 0, or -1 after saying why. */
+int batch_report(const struct grading *g, const char *html, const char *dir, const struct student *students,
+                 int count);
 
 #endif

@@ -32,9 +32,7 @@ static const char usage[] =
     "                      (mismatch maps, speed); with a class or --merge a page per student and the\n"
     "                      class's (scores, pass rates, common failures)\n"
     "  --quick             do not time the kernel (the speed test only reports, so the score is the same)\n"
-    "  --json FILE         write the results as Gradescope results.json\n"
-    "  --junit FILE        write the results as JUnit XML\n"
-    "  --classroom FILE    write the results as GitHub Classroom's runner result (base64, for its reporter)\n"
+"%s"
     "  --seed S            replay the random inputs of an earlier run\n"
     "  --case N            run only correctness case N (with --seed, replays a failure)\n"
     "  --confinement       say which layers confine submitted code on this machine, and exit\n"
@@ -109,7 +107,9 @@ static int add_lab(struct cli *cli, const char *name)
 static int parse_valued(struct cli *cli, const char *arg, const char *value)
 {
     long number;
-    const char **target = strcmp(arg, "--device") == 0       ? &cli->device
+    int writer = strncmp(arg, "--", 2) == 0 ? result_writer_index(arg + 2) : -1;
+    const char **target = writer >= 0                        ? &cli->outputs[writer]
+                          : strcmp(arg, "--device") == 0       ? &cli->device
                           : strcmp(arg, "--results") == 0    ? &cli->results_dir
                           : strcmp(arg, "--devices") == 0    ? &cli->devices
                           : strcmp(arg, "--slurm") == 0      ? &cli->slurm
@@ -117,9 +117,6 @@ static int parse_valued(struct cli *cli, const char *arg, const char *value)
                           : strcmp(arg, "--merge") == 0      ? &cli->merge
                           : strcmp(arg, "--html") == 0       ? &cli->html
                           : strcmp(arg, "--bench-out") == 0  ? &cli->bench_out
-                          : strcmp(arg, "--json") == 0       ? &cli->json
-                          : strcmp(arg, "--junit") == 0      ? &cli->junit
-                          : strcmp(arg, "--classroom") == 0  ? &cli->classroom
                                                              : NULL;
     if (!target && strcmp(arg, "--seed") && strcmp(arg, "--case") && strcmp(arg, "--timeout") &&
         strcmp(arg, "--budget") && strcmp(arg, "--submission") && strcmp(arg, "--jobs") &&
@@ -204,9 +201,6 @@ static const struct option options[] = {
     {.name = "task", .has_arg = required_argument, .val = OPT_VALUED},
     {.name = "merge", .has_arg = required_argument, .val = OPT_VALUED},
     {.name = "html", .has_arg = required_argument, .val = OPT_VALUED},
-    {.name = "json", .has_arg = required_argument, .val = OPT_VALUED},
-    {.name = "junit", .has_arg = required_argument, .val = OPT_VALUED},
-    {.name = "classroom", .has_arg = required_argument, .val = OPT_VALUED},
     {.name = "seed", .has_arg = required_argument, .val = OPT_VALUED},
     {.name = "case", .has_arg = required_argument, .val = OPT_VALUED},
     {.name = "timeout", .has_arg = required_argument, .val = OPT_VALUED},
@@ -214,6 +208,31 @@ static const struct option options[] = {
     {.name = "bench-out", .has_arg = required_argument, .val = OPT_VALUED},
     {0},
 };
+
+/* --help: the options, those of the result writers among them, one line each from their table. */
+static void print_usage(void)
+{
+    char writers[RESULT_MAX_WRITERS * 128] = "", option[32];
+    for (int i = 0; result_writers[i]; i++) {
+        size_t used = strlen(writers);
+        snprintf(option, sizeof option, "--%s FILE", result_writers[i]->option);
+        snprintf(writers + used, sizeof writers - used, "  %-20s%s\n", option, result_writers[i]->help);
+    }
+    printf(usage, first_lab(), last_lab(), writers);
+}
+
+/* The long options: the fixed ones, then one per result writer. */
+static const struct option *long_options(void)
+{
+    static struct option all[sizeof options / sizeof *options + RESULT_MAX_WRITERS];
+    size_t n = 0;
+    for (; options[n].name; n++)
+        all[n] = options[n];
+    for (int i = 0; result_writers[i] && i < RESULT_MAX_WRITERS; i++)
+        all[n++] = (struct option){.name = result_writers[i]->option, .has_arg = required_argument, .val = OPT_VALUED};
+    all[n] = (struct option){0};
+    return all;
+}
 
 /* Sets the flag of an option without a value; returns 1 after --help or --version (printed), else 0. */
 static int set_flag(struct cli *cli, int option)
@@ -232,7 +251,7 @@ static int set_flag(struct cli *cli, int option)
         return 0;
     }
     if (option == 'h')
-        printf(usage, first_lab(), last_lab());
+        print_usage();
     else
         printf("clkit grader %s\n", cli_version());
     return 1;
@@ -266,6 +285,7 @@ int cli_parse(int argc, char **argv, struct cli *cli)
 {
     int option, index, rc;
     char name[40];
+    const struct option *all = long_options();
     memset(cli, 0, sizeof *cli);
     cli->only_case = -1;
     cli->timeout_s = 30;
@@ -273,7 +293,7 @@ int cli_parse(int argc, char **argv, struct cli *cli)
     cli->slurm_cpus = 2; /* the grader and one confined run; a node with fewer refuses the whole array */
     optind = 0; /* GNU getopt: start afresh, so that a program (or a test) may parse more than once */
     opterr = 0;
-    while ((option = getopt_long(argc, argv, ":hv", options, &index)) != -1) {
+    while ((option = getopt_long(argc, argv, ":hv", all, &index)) != -1) {
         if (option == '?')
             return usage_error("unknown option", argv[optind - 1]);
         if (option == ':')
@@ -283,7 +303,7 @@ int cli_parse(int argc, char **argv, struct cli *cli)
                 return 1;
             continue;
         }
-        snprintf(name, sizeof name, "--%s", options[index].name);
+        snprintf(name, sizeof name, "--%s", all[index].name);
         if ((rc = parse_valued(cli, name, optarg)) != 0)
             return rc;
     }

@@ -2,6 +2,8 @@
 #ifndef CLKIT_GRADER_CLI_H
 #define CLKIT_GRADER_CLI_H
 
+#include "report/writers.h"
+
 #include <stdint.h>
 
 /* Labs one command line may name: every lab the registry can hold (REGISTRY_MAX_LABS). */
@@ -30,9 +32,8 @@ struct cli {
     const char *merge;     /* build scores.csv from the results of this --slurm folder */
     const char *html;      /* one student: their page, DIR/index.html; a class and --merge: the class report */
     int quick;
-    const char *json;
-    const char *junit;
-    const char *classroom; /* GitHub Classroom's runner result, base64 */
+    const char *outputs[RESULT_MAX_WRITERS]; /* each result writer's file (--json FILE ...), indexed like
+                                                result_writers; NULL: not asked for */
     int verbose;
     uint64_t seed;
     int seed_given;

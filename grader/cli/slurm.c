@@ -92,8 +92,8 @@ static int write_class(const struct grading *g, int dirfd, const char *job, cons
         return -1;
     }
     fprintf(out, "# clkit class seed=%llu job=%s count=%d labs=", (unsigned long long)g->seed, job, count);
-    for (int i = 0; i < g->cli->lab_count; i++)
-        fprintf(out, "%s%s", i ? "," : "", g->cli->labs[i]);
+    for (int i = 0; i < g->config.lab_count; i++)
+        fprintf(out, "%s%s", i ? "," : "", g->config.labs[i]);
     fputc('\n', out);
     for (int i = 0; i < count; i++) {
         char *real = realpath(students[i].path, NULL);
@@ -109,7 +109,8 @@ static int write_class(const struct grading *g, int dirfd, const char *job, cons
 
 /* DIR/grade.sbatch: the job array, each task grading one student with the kit's grader, with the GPUs and CPUs
    asked for; a GPU is asked for only when wanted, as a node without a gpu GRES refuses the whole array. */
-static int write_script(const struct grading *g, int dirfd, const char *dir, const char *job, int count)
+static int write_script(const struct grading *g, const struct cli *cli, int dirfd, const char *dir, const char *job,
+                        int count)
 {
     char path[PATH_MAX + 32], grade[PATH_MAX + 16], date[32];
     time_t now = time(NULL);
@@ -125,22 +126,22 @@ static int write_script(const struct grading *g, int dirfd, const char *dir, con
                  ".\n# Submit with: sbatch %s\n# When every task has ended: %s --merge %s\n",
             date, dir, path, grade, dir);
     fprintf(out, "#SBATCH --job-name=clkit-grade\n#SBATCH --array=0-%d\n", count - 1);
-    if (g->cli->slurm_gpus > 0)
-        fprintf(out, "#SBATCH --gres=gpu:%d\n", g->cli->slurm_gpus);
+    if (cli->slurm_gpus > 0)
+        fprintf(out, "#SBATCH --gres=gpu:%d\n", cli->slurm_gpus);
     fprintf(out, "#SBATCH --cpus-per-task=%d\n#SBATCH --time=%d\n#SBATCH --output=%s/logs/task-%%a.log\n",
-            g->cli->slurm_cpus, (g->cli->budget_s + 59) / 60 + GRACE_MINUTES, dir);
+            cli->slurm_cpus, (cli->budget_s + 59) / 60 + GRACE_MINUTES, dir);
     /* The job's stamp: a task of this script grades only the class this run wrote, and stamps its results. */
     fprintf(out, "export " JOB_VARIABLE "=%s\n", job);
     fputs("exec ", out);
     shell_quote(out, grade);
     fputs(" --task ", out);
     shell_quote(out, dir);
-    fprintf(out, " --seed %llu --budget %d --timeout %d --device ", (unsigned long long)g->seed, g->cli->budget_s,
-            g->cli->timeout_s);
-    shell_quote(out, g->cli->device ? g->cli->device : g->cli->slurm_gpus > 0 ? "gpu" : "cpu");
-    fprintf(out, "%s", g->cli->quick ? " --quick" : "");
-    for (int i = 0; i < g->cli->lab_count; i++)
-        fprintf(out, " %s", g->cli->labs[i]);
+    fprintf(out, " --seed %llu --budget %d --timeout %d --device ", (unsigned long long)g->seed, cli->budget_s,
+            cli->timeout_s);
+    shell_quote(out, cli->device ? cli->device : cli->slurm_gpus > 0 ? "gpu" : "cpu");
+    fprintf(out, "%s", cli->quick ? " --quick" : "");
+    for (int i = 0; i < cli->lab_count; i++)
+        fprintf(out, " %s", cli->labs[i]);
     fputc('\n', out);
     return fclose(out) == 0 ? 0 : -1;
 }
@@ -200,18 +201,18 @@ static int cluster_fits(const struct cli *cli)
     return -1;
 }
 
-int slurm_write(struct grading *g)
+int slurm_write(struct grading *g, const struct cli *cli)
 {
     static struct student students[BATCH_MAX_STUDENTS];
-    const char *dir = g->cli->slurm;
+    const char *dir = cli->slurm;
     char absolute[PATH_MAX], job[JOB_SIZE] = ""; /* the tasks run on other machines, from another folder */
-    int count = batch_list_class(g->cli, students, BATCH_MAX_STUDENTS), rc = 2, dirfd = -1, logs = -1, removed;
+    int count = batch_list_class(cli, students, BATCH_MAX_STUDENTS), rc = 2, dirfd = -1, logs = -1, removed;
     if (count == 0)
-        fprintf(stderr, "grade: no student folders found in %s\n", g->cli->submissions[0]);
-    else if (count > 0 && cluster_fits(g->cli) == 0 && new_job(job, sizeof job) == 0 &&
+        fprintf(stderr, "grade: no student folders found in %s\n", cli->submissions[0]);
+    else if (count > 0 && cluster_fits(cli) == 0 && new_job(job, sizeof job) == 0 &&
              (dirfd = outfile_dir(dir, 1)) >= 0 && (logs = outfile_subdir(dirfd, "logs", "logs")) >= 0 &&
              (dir = realpath(dir, absolute)) != NULL &&
-             write_class(g, dirfd, job, students, count) == 0 && write_script(g, dirfd, dir, job, count) == 0) {
+             write_class(g, dirfd, job, students, count) == 0 && write_script(g, cli, dirfd, dir, job, count) == 0) {
         removed = clear_results(dirfd);
         if (removed > 0)
             printf("removed %d files an earlier job left in %s/" RESULTS_DIR "/\n", removed, dir);
@@ -395,26 +396,26 @@ static int task_grade(struct grading *g, const struct student *s, const char *re
     return stamp_result(resultsfd, s, job);
 }
 
-int slurm_task(struct grading *g)
+int slurm_task(struct grading *g, const struct cli *cli)
 {
     static struct student students[BATCH_MAX_STUDENTS];
     static char text[4096];
     struct class_header header;
     const char *task = getenv("SLURM_ARRAY_TASK_ID");
     char results[PATH_MAX + 16];
-    int count = read_class(g->cli->task, text, sizeof text, &header, students, BATCH_MAX_STUDENTS), rc = 2, fd = -1;
+    int count = read_class(cli->task, text, sizeof text, &header, students, BATCH_MAX_STUDENTS), rc = 2, fd = -1;
     char *end = NULL;
     long index = task && *task ? strtol(task, &end, 10) : -1;
     if (count < 0)
         return 2;
-    snprintf(results, sizeof results, "%s/" RESULTS_DIR, g->cli->task);
+    snprintf(results, sizeof results, "%s/" RESULTS_DIR, cli->task);
     if (index < 0 || index >= count || *end)
         fprintf(stderr, "grade: --task needs SLURM_ARRAY_TASK_ID from 0 to %d (it is %s)\n", count - 1,
                 task ? task : "unset");
-    else if (task_of_job(g->cli->task, header.job) && (fd = results_dir(g->cli->task)) >= 0) {
+    else if (task_of_job(cli->task, header.job) && (fd = results_dir(cli->task)) >= 0) {
         /* As in a batch, the student's runs see neither the job's results nor a classmate: the folders that hold
            the class are hidden (the submission is graded from its scratch copy). */
-        grading_hide(g, g->cli->task);
+        grading_hide(g, cli->task);
         for (int i = 0; i < count; i++)
             hide_parent(g, students[i].path);
         rc = task_grade(g, &students[index], results, fd, header.job) == 0 ? 0 : 2;
@@ -425,16 +426,16 @@ int slurm_task(struct grading *g)
     return rc;
 }
 
-/* The labs of a class file's first line, "# clkit class ... labs=A,B", into cli (pointing into header). */
-static int class_labs(char *header, struct cli *cli)
+/* The labs of a class file's first line, "# clkit class ... labs=A,B", into config (pointing into header). */
+static int class_labs(char *header, struct judge_config *config)
 {
     char *labs = strstr(header, "labs=");
-    cli->lab_count = 0;
+    config->lab_count = 0;
     if (!labs)
         return -1;
-    for (char *lab = strtok(labs + 5, ",\n"); lab && cli->lab_count < CLI_MAX_LABS; lab = strtok(NULL, ",\n"))
-        cli->labs[cli->lab_count++] = lab;
-    return cli->lab_count > 0 ? 0 : -1;
+    for (char *lab = strtok(labs + 5, ",\n"); lab && config->lab_count < JUDGE_MAX_LABS; lab = strtok(NULL, ",\n"))
+        config->labs[config->lab_count++] = lab;
+    return config->lab_count > 0 ? 0 : -1;
 }
 
 /* Whether the row of student s ends in the status "set-up error": the task ran but could not grade (no device,
@@ -486,34 +487,32 @@ static int merge_rows(struct grading *g, struct student *students, int count, co
     return missing + setup;
 }
 
-int slurm_merge(struct grading *g)
+int slurm_merge(struct grading *g, const struct cli *cli)
 {
     static struct student students[BATCH_MAX_STUDENTS];
     static char text[4096];
-    static struct cli merged;
     struct class_header header;
-    const struct cli *given = g->cli;
+    const struct judge_config given = g->config;
     char results[PATH_MAX + 16];
-    int count = read_class(given->merge, text, sizeof text, &header, students, BATCH_MAX_STUDENTS), missing = 0;
+    int count = read_class(cli->merge, text, sizeof text, &header, students, BATCH_MAX_STUDENTS), missing = 0;
     int fd = -1, rc = 2;
     FILE *csv = NULL;
-    merged = *given;
-    if (count >= 0 && class_labs(text, &merged) != 0)
-        fprintf(stderr, "grade: %s/" CLASS_FILE " names no labs on its first line\n", given->merge);
-    else if (count >= 0 && (fd = results_dir(given->merge)) >= 0 && !(csv = outfile_create(fd, "scores.csv")))
-        fprintf(stderr, "grade: cannot write %s/" RESULTS_DIR "/scores.csv: %s\n", given->merge, strerror(errno));
-    snprintf(results, sizeof results, "%s/" RESULTS_DIR, given->merge);
+    /* The class's labs, from its file, for the rows and the header; the command line's come back after. */
+    if (count >= 0 && class_labs(text, &g->config) != 0)
+        fprintf(stderr, "grade: %s/" CLASS_FILE " names no labs on its first line\n", cli->merge);
+    else if (count >= 0 && (fd = results_dir(cli->merge)) >= 0 && !(csv = outfile_create(fd, "scores.csv")))
+        fprintf(stderr, "grade: cannot write %s/" RESULTS_DIR "/scores.csv: %s\n", cli->merge, strerror(errno));
+    snprintf(results, sizeof results, "%s/" RESULTS_DIR, cli->merge);
     if (csv) {
-        g->cli = &merged;
-        batch_csv_header(&merged, csv);
+        batch_csv_header(&g->config, csv);
         missing = merge_rows(g, students, count, results, fd, header.job, csv);
         fclose(csv);
         printf("wrote %s/scores.csv: %d students, %d without a grade of this job\n", results, count, missing);
         rc = missing ? 2 : 0;
-        if (given->html && batch_report(g, results, students, count) != 0)
+        if (cli->html && batch_report(g, cli->html, results, students, count) != 0)
             rc = 2;
-        g->cli = given;
     }
+    g->config = given;
     if (fd >= 0)
         close(fd);
     free_class(students, count < 0 ? 0 : count);

@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 /* A kernel that was refused or did not build: the build test says why; the other tests are completed later. */
 static int report_build(struct lab_run *r, struct grade_lab_result *result)
@@ -68,13 +67,13 @@ int devicerun_lab(struct grading *g, const struct grade_lab_spec *lab, uint64_t 
 {
     struct lab_run r = {.g = g, .lab = lab, .seed = seed, .mode = RUNLAB_GRADE};
     static struct oclgrind_command wrapper;
-    int built = 0, simulated = g->cli->device && strcasecmp(g->cli->device, "oclgrind") == 0;
+    int built = 0, simulated = g->config.simulated;
     /* --device oclgrind: every case on the reference judge, to tell a device's miscompilation from a bug. */
     if (simulated && sanitize_wrapper(g, lab, &wrapper) != 0) {
         result->setup_error = strdup("--device oclgrind: Oclgrind is not installed (sudo apt-get install oclgrind)");
         return 2;
     }
-    runlab_open(&r, simulated ? wrapper.argv : NULL, simulated ? 10 * g->cli->timeout_s : g->cli->timeout_s);
+    runlab_open(&r, simulated ? wrapper.argv : NULL, simulated ? 10 * g->config.timeout_s : g->config.timeout_s);
     char *device = safetext_clean(r.hello.device_name, sizeof result->device);
     if (r.hello.ok) {
         snprintf(g->device_name, sizeof g->device_name, "%s", r.hello.device_name);
@@ -90,10 +89,10 @@ int devicerun_lab(struct grading *g, const struct grade_lab_spec *lab, uint64_t 
         report_setup(&r, result);
     else if ((built = report_build(&r, result)) != 0) {
         runlab_run_cases(&r, simulated || r.max_local < GRADE_PORTABLE_LOCAL ? r.max_local : GRADE_PORTABLE_LOCAL,
-                         g->cli->only_case, log);
+                         g->config.only_case, log);
         if (log->out_of_memory)
             result->setup_error = strdup("the grader ran out of host memory");
-        else if (!g->cli->quick && g->cli->only_case < 0)
+        else if (!g->config.quick && g->config.only_case < 0)
             runperf_test(&r, why_not_timed(&r, log), log, result);
     }
     runlab_close(&r, NULL);

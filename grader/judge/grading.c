@@ -87,7 +87,7 @@ int grading_set_source(struct grading *g, const char *submission)
     g->submission = submission;
     g->started = clk_now_s();
     if (!submission) {
-        snprintf(g->source_dir, sizeof g->source_dir, "%s", g->cli->solutions ? "solutions" : "labs");
+        snprintf(g->source_dir, sizeof g->source_dir, "%s", g->config.solutions ? "solutions" : "labs");
         if (chdir(g->root) != 0) {
             fprintf(stderr, "grade: cannot enter the kit at %s (set CLKIT_ROOT)\n", g->root);
             return 2;

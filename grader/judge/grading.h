@@ -3,7 +3,7 @@
 #ifndef CLKIT_GRADER_GRADING_H
 #define CLKIT_GRADER_GRADING_H
 
-#include "cli/cli.h"
+#include "judge/config.h"
 #include "judge/result.h"
 #include "report/report.h"
 #include "sandbox/sandbox.h"
@@ -13,7 +13,7 @@
 #include <time.h>
 
 struct grading {
-    const struct cli *cli;
+    struct judge_config config; /* built once by the command; a worker sets its own device in it */
     char root[PATH_MAX];       /* the kit, where build/, kernels/ and the Makefile live */
     char source_dir[PATH_MAX]; /* labs, solutions, or a submission */
     const char *submission;    /* the submission being graded, NULL for labs/ or solutions/ */

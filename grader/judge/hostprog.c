@@ -45,7 +45,7 @@ static struct sandbox_policy policy_for(const struct grading *g, const struct ho
 {
     static char kit[sizeof g->scratch + 8]; /* the policy points at it after this returns */
     struct sandbox_policy p = {.untrusted = 1, .workdir = h->work, .readable = kit, .writable = h->run,
-                               .timeout_s = g->cli->timeout_s, .output_limit = 1 << 20,
+                               .timeout_s = g->config.timeout_s, .output_limit = 1 << 20,
                                .memory_limit = h->memory_limit};
     snprintf(kit, sizeof kit, "%s/kit", g->scratch);
     memcpy(p.hidden, g->hidden, sizeof p.hidden);
@@ -155,7 +155,7 @@ static int prepare(const struct hostprog_job *job, struct host_run *h, char *rea
     }
     if (rules_check_file(RULES_HOST, copy, h->shown, reason, size) != 0)
         return -1;
-    if (!g->cli->solutions)
+    if (!g->config.solutions)
         return build(g, h, reason, size);
     snprintf(prebuilt, sizeof prebuilt, "%s/build/solutions/%s/host", g->root, job->lab->name);
     return scratch_copy_file(prebuilt, h->binary, 0755, reason, size);
@@ -325,8 +325,8 @@ static void run_argv(const struct hostprog_job *job, const struct host_run *h, c
     argv[argc++] = "--kernel", argv[argc++] = (char *)job->lab->kernel_file;
     argv[argc++] = "--out", argv[argc++] = (char *)h->out;
     /* Oclgrind is the only device a program sees under it. */
-    if (job->g->cli->device && !check->simulated)
-        argv[argc++] = "--device", argv[argc++] = (char *)job->g->cli->device;
+    if (job->g->config.device && !check->simulated)
+        argv[argc++] = "--device", argv[argc++] = (char *)job->g->config.device;
     argv[argc] = NULL;
 }
 

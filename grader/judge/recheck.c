@@ -3,7 +3,6 @@
 #include "judge/verdict.h"
 
 #include <string.h>
-#include <strings.h>
 
 int recheck_needed(const struct case_log *device, const struct reference *ref)
 {
@@ -52,7 +51,7 @@ void recheck_run(struct grading *g, const struct grade_lab_spec *lab, uint64_t s
 {
     struct lab_run r = {.g = g, .lab = lab, .seed = seed, .mode = RUNLAB_GRADE, .unoptimised = 1};
     static size_t chosen[RUNLAB_MAX_CASES];
-    int simulated = g->cli->device && strcasecmp(g->cli->device, "oclgrind") == 0;
+    int simulated = g->config.simulated;
     size_t count, max_local = g->max_local < GRADE_PORTABLE_LOCAL ? g->max_local : GRADE_PORTABLE_LOCAL;
     unoptimised->count = 0;
     unoptimised->stopped_at = unoptimised->slow_at = -1;
@@ -63,7 +62,7 @@ void recheck_run(struct grading *g, const struct grade_lab_spec *lab, uint64_t s
     memcpy(unoptimised->cases, device->cases, device->count * sizeof device->cases[0]);
     memset(unoptimised->ran, 0, sizeof unoptimised->ran);
     unoptimised->count = device->count;
-    if (runlab_open(&r, NULL, g->cli->timeout_s) != 0 || r.setup || r.refusal) {
+    if (runlab_open(&r, NULL, g->config.timeout_s) != 0 || r.setup || r.refusal) {
         runlab_close(&r, NULL);
         return;
     }

@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -82,7 +81,7 @@ static void start_runner(struct lab_run *r, char *const wrapper[], int timeout_s
     argv[argc] = NULL;
     memset(&job, 0, sizeof job);
     snprintf(job.lab, sizeof job.lab, "%s", r->lab->name);
-    snprintf(job.device, sizeof job.device, "%s", wrapper ? "oclgrind" : r->g->cli->device ? r->g->cli->device : "");
+    snprintf(job.device, sizeof job.device, "%s", wrapper ? "oclgrind" : r->g->config.device ? r->g->config.device : "");
     /* A refused kernel is not even compiled: the runner only says which device it has. */
     if (!refused)
         snprintf(job.kernel_path, sizeof job.kernel_path, "%s/%s", r->lab->name, r->lab->kernel_file);
@@ -235,7 +234,7 @@ static double case_limit(const struct lab_run *r, const struct grade_case *c)
         limit = CASE_BASE_S + r->lab->family->work(c) * 1e-8; /* 100 MB/s: a slow CPU, a kernel doing more work */
     if (r->slow_seen && limit > AFTER_SLOW_S) /* one slow case already cost its limit: a hang costs about 10 s */
         limit = AFTER_SLOW_S;
-    return limit < r->g->cli->timeout_s ? limit : r->g->cli->timeout_s;
+    return limit < r->g->config.timeout_s ? limit : r->g->config.timeout_s;
 }
 
 /* Runs case c in the runner and judges it; returns 0, -1 when the runner is gone, -2 when the judge is out of
@@ -374,8 +373,8 @@ static void select_reference(const struct lab_run *r, const struct case_log *log
     double spent = 0.0;
     size_t shape = 0;
     for (size_t i = 0; i < log->count; i++)
-        selected[i] = r->g->cli->sanitize && small_exact(&log->cases[i]);
-    if (r->g->cli->sanitize)
+        selected[i] = r->g->config.sanitize && small_exact(&log->cases[i]);
+    if (r->g->config.sanitize)
         return;
     for (size_t i = 0; i < log->count; i++) {
         int first_of_variant = 1;
@@ -420,7 +419,7 @@ static void record_stop(struct lab_run *r, size_t index, struct case_log *log)
         snprintf(log->how, sizeof log->how, "did not finish within %.0f s (an endless loop, or a barrier that not "
                  "every work-item reaches?)", limit);
     else
-        sandbox_describe(&outcome, r->g->cli->timeout_s, log->how, sizeof log->how);
+        sandbox_describe(&outcome, r->g->config.timeout_s, log->how, sizeof log->how);
     sandbox_outcome_free(&outcome);
 }
 
@@ -456,10 +455,10 @@ static int go_on_without_large(struct lab_run *r, size_t index, int late, int *s
 {
     const struct grade_case *slow = &log->cases[index];
     double limit = r->session.ask_limit_s;
-    int simulated = r->g->cli->device && strcasecmp(r->g->cli->device, "oclgrind") == 0;
+    int simulated = r->g->config.simulated;
     if (!late || r->mode != RUNLAB_GRADE || simulated || small_exact(slow) || log->slow_at >= 0)
         return 0;
-    if (runlab_open(r, NULL, r->g->cli->timeout_s) != 0 || r->setup || r->refusal) {
+    if (runlab_open(r, NULL, r->g->config.timeout_s) != 0 || r->setup || r->refusal) {
         runlab_close(r, NULL); /* the runner did not come back: the cases stop where they did */
         return 0;
     }

@@ -53,7 +53,7 @@ static int ask_timing(struct lab_run *r, int runs, struct grade_case *c, struct 
                                 .min_speedup = rule_of(r)->min_speedup,
                                 .peak = lab->family->work_is_flops ? WIRE_PEAK_FMA : WIRE_PEAK_COPY,
                                 .copy_n = r->profile.vector_n, .clblast = lab->family->work_is_flops,
-                                .further = r->g->cli->bench && lab->perf.further.file};
+                                .further = r->g->config.bench && lab->perf.further.file};
     struct wire_message m;
     profile_timing_case(lab, &r->profile, c);
     request.c = *c;
@@ -207,7 +207,7 @@ void runperf_test(struct lab_run *r, const char *not_timed, struct case_log *log
         struct sandbox_outcome outcome;
         char how[256];
         runlab_close(r, &outcome);
-        sandbox_describe(&outcome, r->g->cli->timeout_s, how, sizeof how);
+        sandbox_describe(&outcome, r->g->config.timeout_s, how, sizeof how);
         sandbox_outcome_free(&outcome);
         snprintf(text, sizeof text, "the kernel %s during this test, while it was timed", how);
     } else if (done.status != CL_SUCCESS) {

@@ -271,7 +271,7 @@ static int run_once(struct grading *g, const struct grade_lab_spec *lab, uint64_
     memset(ref->log, 0, sizeof *ref->log);
     ref->log->stopped_at = ref->log->slow_at = -1;
     scratch_remove(command.log); /* an earlier run's log (or whatever the lab's runner left there) is not this one */
-    runlab_open(&r, command.argv, 2 * g->cli->timeout_s + 30);
+    runlab_open(&r, command.argv, 2 * g->config.timeout_s + 30);
     if (!r.setup && !r.refusal && strstr(r.hello.device_name, "Oclgrind"))
         runlab_run_cases(&r, max_local, only_case, ref->log);
     keep_counts(ref);

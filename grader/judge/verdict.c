@@ -125,10 +125,10 @@ static void tally_failure(struct tally *t, const struct grading *g, uint64_t see
     int first_map = !t->mapped && strstr(why, MISMATCH_ROW) != NULL;
     t->failed++;
     t->mapped |= first_map;
-    if (t->failed > 3 && !g->cli->verbose && !first_map)
+    if (t->failed > 3 && !g->config.verbose && !first_map)
         return;
     snprintf(head, sizeof head, "\ncase %zu (%s): ", index, description);
-    if (t->failed == 1 || g->cli->verbose || first_map) {
+    if (t->failed == 1 || g->config.verbose || first_map) {
         char replay[PATH_MAX + 256];
         clk_append(t->details, sizeof t->details, "%s%s", head, why);
         snprintf(replay, sizeof replay, "\n  replay: %s%s --case %zu --seed %llu", g->replay,
@@ -145,7 +145,7 @@ static void tally_failure(struct tally *t, const struct grading *g, uint64_t see
 static void tally_pass(struct tally *t, const struct grading *g, size_t index, const char *description)
 {
     char line[256];
-    if (!g->cli->verbose)
+    if (!g->config.verbose)
         return;
     snprintf(line, sizeof line, "\ncase %zu (%s): ok", index, description);
     clk_append(t->details, sizeof t->details, "%s", line);
@@ -161,7 +161,7 @@ static void report_tally(const struct grading *g, struct grade_lab_result *resul
         return;
     if (t->cases == 0 && extra[0])
         snprintf(reason, size, "no case counts: %s", extra + 1), extra = "";
-    else if (t->cases == 0 && g->cli->only_case >= 0)
+    else if (t->cases == 0 && g->config.only_case >= 0)
         snprintf(reason, size, "not run: --case selects a case of another test");
     else if (t->cases == 0)
         snprintf(reason, size, "no case counts: every case of this test was set aside (see the exact cases)");
@@ -270,7 +270,7 @@ static void tally_cases(const struct grading *g, const struct grade_lab_spec *la
         snprintf(values, sizeof values, "%s%s", values_source(&m), m.values);
         t->cases++;
         memory->cases++;
-        if (m.values_ok && m.miscompiled && g->cli->verbose)
+        if (m.values_ok && m.miscompiled && g->config.verbose)
             clk_append(t->details, sizeof t->details, "\ncase %zu (%s): right without optimisation; as built: %.300s",
                        i, description, device->verdicts[i].values);
         else if (m.values_ok)

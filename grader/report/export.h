@@ -1,4 +1,5 @@
-/* Machine-readable results: Gradescope's results.json and JUnit XML. */
+/* Machine-readable results: Gradescope's results.json, JUnit XML and GitHub Classroom's runner result (their
+   writers' records: report/writers.h). */
 #ifndef CLKIT_GRADER_EXPORT_H
 #define CLKIT_GRADER_EXPORT_H
 
@@ -29,17 +30,8 @@ int export_json(FILE *out, const struct export_run *run);
    a testcase per test; a set-up failure is an error, an informational test never a failure) to out. */
 void export_junit(FILE *out, const struct export_run *run);
 
-/* Writes the run as results.json to path; returns 0, or -1 after printing why. */
-int export_json_file(const char *path, const struct export_run *run);
-
-/* Writes the run as JUnit XML to path; returns 0, or -1 after printing why. */
-int export_junit_file(const char *path, const struct export_run *run);
-
 /* Writes the run as GitHub Classroom's runner result, base64 on one line, ready for its reporter: the tests worth
    points, with line_no where a failure names a kernel line; returns 0, or -1 when memory runs out. */
 int export_classroom(FILE *out, const struct export_run *run);
-
-/* Writes the runner result to path; returns 0, or -1 after printing why. */
-int export_classroom_file(const char *path, const struct export_run *run);
 
 #endif

@@ -1,12 +1,16 @@
 #define _GNU_SOURCE /* O_PATH */
 #include "sandbox/landlock.h"
 
+#include "sandbox/layers.h"
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <linux/landlock.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -156,3 +160,37 @@ int landlock_confine(const char *writable, const char *const *hidden, int count)
     close(ruleset);
     return rc == 0 ? 0 : -1;
 }
+
+static int landlock = -1; /* unknown until first asked */
+
+/* The fallback only: where bubblewrap runs, it hides more (and Landlock could not mount inside it). */
+static int holds(void)
+{
+    const char *setting = getenv("CLKIT_LANDLOCK");
+    if (landlock < 0)
+        landlock = (!setting || strcmp(setting, "0") != 0) && landlock_abi() > 0;
+    return landlock == 1 && !layer_bubblewrap.holds();
+}
+
+static int apply(struct layer_run *run)
+{
+    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+    return landlock_confine(run->policy->writable, run->policy->hidden, SANDBOX_MAX_HIDDEN);
+}
+
+static void phrase(int held, char *text, size_t size)
+{
+    snprintf(text, size, "%s%s", held ? "Landlock: kit hidden, no /dev/shm or /run, writes only to its scratch folder"
+                                      : "",
+             held && landlock_abi() >= 6 ? ", no TCP, no signals out" : "");
+}
+
+const struct sandbox_layer layer_landlock = {
+    .name = "landlock",
+    .confines = "where bubblewrap cannot run: the kit and classmates hidden, no /dev/shm or /run, writes only to "
+                "its scratch folder, no TCP and no signals out (ABI 6) (off with CLKIT_LANDLOCK=0)",
+    .clause = 1,
+    .holds = holds,
+    .phrase = phrase,
+    .apply = apply,
+};

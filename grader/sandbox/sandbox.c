@@ -1,89 +1,29 @@
 #define _GNU_SOURCE /* pipe2, environ */
 #include "sandbox/sandbox.h"
 
-#include "sandbox/landlock.h"
+#include "sandbox/layers.h"
 #include "timing.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <poll.h>
-#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/audit.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
-#include <stddef.h>
 #include <sys/prctl.h>
-#include <sys/socket.h>
-#include <sys/syscall.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-#define RUNNER_USER "clkit-runner"
 #define WATCH_PERIOD_S 0.05 /* how often a run's memory is sampled: what it can take beyond its cap meanwhile */
 #define MAX_PROCESSES 8192
 #define PEAK_FILE ".clkit-peak" /* in the run's folder: the most it held, for a solutions run's measured need */
-#define SHM_LIMIT "16777216"    /* bytes of the private /dev/shm */
-#define FILE_SIZE_LIMIT ((rlim_t)256 << 20)
-#define OPEN_FILES_LIMIT 256
 #define TASK_ALLOWANCE 128
-#define TMP_LIMIT "268435456" /* bytes of the private /tmp */
 #define MAX_ENV 24
-
-/* Who untrusted code runs as: an unprivileged user when the grader is root, else the grader's own user. */
-static struct {
-    int resolved, drop;
-    int shared; /* a worker beside others without a user of its own: the task cap is shared */
-    uid_t uid;
-    gid_t gid;
-    char name[32];
-} runner;
-
-static int worker_index; /* this process's worker in a batch: 0 for the first or only one */
-
-void sandbox_worker(int worker)
-{
-    worker_index = worker > 0 ? worker : 0;
-    runner.resolved = 0;
-}
-
-static int bubblewrap = -1; /* unknown until first asked */
-static int landlock = -1;
-
-static void resolve_runner(void)
-{
-    struct passwd *pw;
-    char other[32];
-    if (runner.resolved)
-        return;
-    runner.resolved = 1;
-    runner.uid = getuid();
-    runner.gid = getgid();
-    if (geteuid() != 0)
-        return;
-    /* Worker 0 shares its user when the workers beside it have none of their own. */
-    snprintf(other, sizeof other, RUNNER_USER "-%d", worker_index > 0 ? worker_index : 1);
-    runner.shared = getpwnam(other) == NULL;
-    pw = worker_index > 0 && !runner.shared ? getpwnam(other) : NULL;
-    if (!pw)
-        pw = getpwnam(RUNNER_USER);
-    if (!pw)
-        pw = getpwnam("nobody");
-    if (pw && pw->pw_uid != 0) {
-        runner.drop = 1;
-        runner.uid = pw->pw_uid;
-        runner.gid = pw->pw_gid;
-        snprintf(runner.name, sizeof runner.name, "%s", pw->pw_name);
-    }
-}
 
 static rlim_t task_shares = 1; /* judges side by side that confine code as the same user */
 
@@ -95,7 +35,7 @@ void sandbox_share_tasks(int judges)
 /* The share of the task cap a run gets: one allowance, unless its user is shared with workers beside it. */
 static rlim_t task_share(void)
 {
-    return task_shares > 1 && (!runner.drop || runner.shared) ? task_shares : 1;
+    return task_shares > 1 && (!sandbox_user()->drop || sandbox_user()->shared) ? task_shares : 1;
 }
 
 /* Tasks (processes and threads) the user already has, so a per-user cap leaves room for exactly our allowance. */
@@ -124,89 +64,6 @@ static rlim_t tasks_of(uid_t uid)
     if (d)
         closedir(d);
     return tasks;
-}
-
-static void set_limit(int resource, rlim_t value)
-{
-    struct rlimit limit = {value, value};
-    setrlimit(resource, &limit);
-}
-
-static size_t memory_limit_of(const struct sandbox_policy *p)
-{
-    return !p->untrusted ? 0 : p->memory_limit ? p->memory_limit : SANDBOX_MEMORY_DEFAULT;
-}
-
-/* The judge's watch (sandbox_watch) holds a run to its memory cap; each process also gets a hard limit above it,
-   for what one could take between two samples. NVIDIA's driver reserves far more address space than it uses:
-   cap the data segment there instead. */
-static void limit_resources(const struct sandbox_policy *p, rlim_t tasks)
-{
-    struct stat st;
-    set_limit(RLIMIT_CORE, 0);
-    set_limit(RLIMIT_FSIZE, FILE_SIZE_LIMIT);
-    set_limit(RLIMIT_NOFILE, OPEN_FILES_LIMIT);
-    set_limit(RLIMIT_CPU, (rlim_t)(4 * p->timeout_s + 30));
-    set_limit(stat("/dev/nvidiactl", &st) == 0 ? RLIMIT_DATA : RLIMIT_AS,
-              (rlim_t)memory_limit_of(p) * 2 + ((rlim_t)2 << 30));
-    set_limit(RLIMIT_NPROC, tasks);
-}
-
-static int ask_bubblewrap(void)
-{
-    const char *setting = getenv("CLKIT_BUBBLEWRAP");
-    struct sandbox_policy probe = {.untrusted = 1, .timeout_s = 10, .output_limit = 4096};
-    struct sandbox_outcome outcome;
-    char *argv[] = {"/bin/true", NULL};
-    if (setting && strcmp(setting, "0") == 0)
-        return 0;
-    bubblewrap = 1;
-    if (sandbox_exec(argv, &probe, &outcome) != 0 || outcome.end != SANDBOX_EXITED || outcome.code != 0)
-        bubblewrap = 0;
-    sandbox_outcome_free(&outcome);
-    return bubblewrap;
-}
-
-static int landlock_wanted(void)
-{
-    const char *setting = getenv("CLKIT_LANDLOCK");
-    return (!setting || strcmp(setting, "0") != 0) && landlock_abi() > 0;
-}
-
-static int use_bubblewrap(void)
-{
-    if (bubblewrap < 0 && access("/usr/bin/bwrap", X_OK) != 0)
-        bubblewrap = 0;
-    return bubblewrap < 0 ? ask_bubblewrap() : bubblewrap;
-}
-
-/* bwrap's arguments: a read-only root, the scratch folders, hidden kit and classmates, no network, own pids. */
-static int bubblewrap_argv(const struct sandbox_policy *p, char *const argv[], const char **out, int max)
-{
-    struct stat st;
-    int n = 0;
-    /* Private, small /dev/shm and /run: nothing a run leaves there reaches the next, nor does a socket there. */
-    const char *head[] = {"/usr/bin/bwrap", "--ro-bind", "/", "/", "--dev-bind", "/dev", "/dev", "--proc", "/proc",
-                          "--size", SHM_LIMIT, "--tmpfs", "/dev/shm", "--size", "65536", "--tmpfs", "/run",
-                          "--unshare-all", "--die-with-parent", "--new-session", NULL};
-    for (int i = 0; head[i]; i++)
-        out[n++] = head[i];
-    for (int i = 0; i < SANDBOX_MAX_HIDDEN; i++)
-        if (p->hidden[i] && stat(p->hidden[i], &st) == 0 && S_ISDIR(st.st_mode))
-            out[n++] = "--size", out[n++] = "65536", out[n++] = "--tmpfs", out[n++] = p->hidden[i];
-    /* A private /tmp in memory, capped so that files there cannot take the machine's memory. */
-    out[n++] = "--size", out[n++] = TMP_LIMIT, out[n++] = "--tmpfs", out[n++] = "/tmp";
-    if (p->readable)
-        out[n++] = "--ro-bind", out[n++] = p->readable, out[n++] = p->readable;
-    if (p->writable)
-        out[n++] = "--bind", out[n++] = p->writable, out[n++] = p->writable;
-    if (p->workdir)
-        out[n++] = "--chdir", out[n++] = p->workdir;
-    out[n++] = "--";
-    for (int i = 0; argv[i] && n < max - 1; i++)
-        out[n++] = argv[i];
-    out[n] = NULL;
-    return n;
 }
 
 /* A clean environment: a fixed PATH and locale, HOME and caches in the writable folder, and the few variables
@@ -242,43 +99,12 @@ static void clean_environment(const struct sandbox_policy *p, char env[MAX_ENV][
     envp[n] = NULL;
 }
 
-#if defined(__x86_64__)
-#define NATIVE_ARCH AUDIT_ARCH_X86_64
-#elif defined(__aarch64__)
-#define NATIVE_ARCH AUDIT_ARCH_AARCH64
-#endif
-
-/* A seccomp filter: no Unix socket of its own (a pathname socket outside, an instructor's session or a system
-   service, is reachable through any layer that leaves its path visible), no io_uring (which could open one behind
-   the filter's back), no system call of another ABI. Pairs of connected sockets stay allowed. */
-static int deny_unix_sockets(void)
-{
-#ifdef NATIVE_ARCH
-    struct sock_filter code[] = {
-        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NATIVE_ARCH, 1, 0),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EACCES),
-        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-        BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 4, 0), /* x32's numbers */
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_io_uring_setup, 3, 0),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socket, 0, 3),
-        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_UNIX, 0, 1),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EACCES),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-    };
-    struct sock_fprog program = {.len = sizeof code / sizeof *code, .filter = code};
-    return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program, 0, 0) == 0 ? 0 : -1;
-#else
-    return 0; /* no filter written for this architecture: the other layers only */
-#endif
-}
-
-/* In the child: only the descriptors it needs, its own session, its limits and its user; then exec. */
+/* In the child: only the descriptors it needs, its own session; untrusted code then takes on every layer that
+   holds (sandbox/layers.c), one of which may wrap the program; then exec. */
 static void become_confined(char *const argv[], const struct sandbox_policy *p, const int fds[4], rlim_t tasks,
                             char **envp)
 {
-    const char *wrapped[96];
+    struct layer_run run = {.policy = p, .tasks = tasks, .argv = argv};
     setsid();
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     int high[4]; /* moved out of the way first, so that no target number overwrites another source */
@@ -291,28 +117,15 @@ static void become_confined(char *const argv[], const struct sandbox_policy *p, 
         dup2(high[2], 3);
     if (high[3] >= 0)
         dup2(high[3], 4);
-    for (int fd = high[3] >= 0 ? 5 : high[2] >= 0 ? 4 : 3; fd < OPEN_FILES_LIMIT * 4; fd++)
+    for (int fd = high[3] >= 0 ? 5 : high[2] >= 0 ? 4 : 3; fd < LAYER_OPEN_FILES * 4; fd++)
         close(fd);
     if (p->workdir && chdir(p->workdir) != 0)
         _exit(126);
-    if (p->untrusted) {
-        limit_resources(p, tasks);
-        if (runner.drop && (setgroups(0, NULL) != 0 || setgid(runner.gid) != 0 || setuid(runner.uid) != 0))
-            _exit(126);
-        prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
-        if (deny_unix_sockets() != 0)
-            _exit(126);
-        if (bubblewrap == 1) {
-            bubblewrap_argv(p, argv, wrapped, 96);
-            execve(wrapped[0], (char **)wrapped, envp);
-            _exit(126);
-        }
-        /* Without bubblewrap, Landlock keeps the kit, the results and the grader out of reach, also for a grader
-           that is not root (bubblewrap could not mount inside it, so it is the fallback only). */
-        if (landlock == 1 && landlock_confine(p->writable, p->hidden, SANDBOX_MAX_HIDDEN) != 0)
-            _exit(126);
-    }
-    execve(argv[0], argv, p->untrusted ? envp : environ);
+    if (p->untrusted && sandbox_layers_apply(&run) != 0)
+        _exit(126);
+    execve(run.argv[0], run.argv, p->untrusted ? envp : environ);
+    if (run.argv != argv)
+        _exit(126); /* the wrapper itself would not start */
     fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
     _exit(127);
 }
@@ -345,15 +158,11 @@ int sandbox_spawn(char *const argv[], const struct sandbox_policy *p, struct san
     child->output_limit = p->output_limit;
     child->deadline = clk_now_s() + p->timeout_s;
     if (p->untrusted) {
-        resolve_runner();
-        if (bubblewrap < 0)
-            use_bubblewrap();
-        if (landlock < 0)
-            landlock = landlock_wanted();
+        sandbox_layers_resolve();
         tasks *= task_share();
         /* The cap is per user: what that user runs already (other confined runs beside this one, a batch's other
            workers) comes on top of this run's allowance. */
-        tasks += tasks_of(runner.drop ? runner.uid : getuid());
+        tasks += tasks_of(sandbox_user()->uid);
     }
     clean_environment(p, env, envp);
     fflush(NULL);
@@ -372,8 +181,8 @@ int sandbox_spawn(char *const argv[], const struct sandbox_policy *p, struct san
     close_fd(&request[0]);
     close_fd(&reply[1]);
     child->output_fd = out[0];
-    child->wrapped = p->untrusted && bubblewrap == 1;
-    child->memory_limit = child->outcome.memory_limit = memory_limit_of(p);
+    child->wrapped = p->untrusted && layer_bubblewrap.holds();
+    child->memory_limit = child->outcome.memory_limit = sandbox_memory_limit_of(p);
     if (p->untrusted && p->writable)
         snprintf(child->peak_file, sizeof child->peak_file, "%s/" PEAK_FILE, p->writable);
     child->request_fd = request[1];
@@ -686,39 +495,6 @@ void sandbox_init(void)
 {
     prctl(PR_SET_CHILD_SUBREAPER, 1);
     signal(SIGPIPE, SIG_IGN);
-}
-
-void sandbox_layers(char *text, size_t size)
-{
-    int abi = landlock_abi();
-    resolve_runner();
-    use_bubblewrap();
-    if (landlock < 0)
-        landlock = landlock_wanted();
-    snprintf(text, size, "own session, deadline, memory (from the lab's measured need)/process/CPU/file limits, clean "
-             "environment, no Unix sockets of its own, scratch copy; %s%s%s; %s%s",
-             runner.drop ? "user " : "the grader's own user (not root: no user to drop to)", runner.drop ? runner.name : "",
-             runner.drop && !runner.shared ? " (a batch's workers: one user each)" : "",
-             bubblewrap == 1 ? "bubblewrap: no network, read-only root, private /tmp, /dev/shm and /run, kit hidden"
-                             : "no bubblewrap (not installed, or namespaces not allowed here)",
-             bubblewrap == 1 || landlock != 1 ? ""
-             : abi >= 6 ? "; Landlock: kit hidden, no /dev/shm or /run, writes only to its scratch folder, no TCP, "
-                          "no signals out"
-                        : "; Landlock: kit hidden, no /dev/shm or /run, writes only to its scratch folder");
-}
-
-int sandbox_drops_privileges(void)
-{
-    resolve_runner();
-    return runner.drop;
-}
-
-int sandbox_give(const char *path)
-{
-    resolve_runner();
-    if (!runner.drop)
-        return 0;
-    return lchown(path, runner.uid, runner.gid); /* never through a link the runner planted */
 }
 
 static const char *signal_hint(int sig)

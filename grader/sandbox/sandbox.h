@@ -3,6 +3,8 @@
 #ifndef CLKIT_GRADER_SANDBOX_H
 #define CLKIT_GRADER_SANDBOX_H
 
+#include "sandbox/policy.h"
+
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -24,28 +26,6 @@ struct sandbox_outcome {
     size_t output_dropped; /* bytes printed past the cap, read and thrown away */
     size_t memory_limit;   /* the cap it ran under, in bytes (0: trusted, none) */
     size_t peak_bytes;     /* the most memory its processes held together, as sampled and at exit */
-};
-
-/* The memory cap of a run whose need was never measured (no ./grade --solutions on this machine yet), and the
-   least any run gets (a compiler, an OpenCL runtime). */
-#define SANDBOX_MEMORY_DEFAULT ((size_t)2 << 30)
-#define SANDBOX_MEMORY_FLOOR ((size_t)1 << 30)
-
-#define SANDBOX_MAX_HIDDEN 8
-
-/* What a confined program may see and use. */
-struct sandbox_policy {
-    int untrusted;           /* submitted code: every layer; 0: the grader's own tools, with session and deadline */
-    const char *workdir;     /* where it starts; NULL: the grader's own */
-    const char *readable;    /* a folder it sees read-only under bubblewrap (the scratch copy of the kit) */
-    const char *writable;    /* the one folder it may write: HOME, TMPDIR and caches live there */
-    const char *hidden[SANDBOX_MAX_HIDDEN]; /* folders it must not see (the kit, classmates); NULL entries unused */
-    int timeout_s;
-    size_t output_limit;     /* bytes of output kept; the rest is read and dropped */
-    int wire;                /* give it a request pipe on stdin and a reply pipe on fd 3 */
-    int shared_fd;           /* > 0: also passed to it as fd 4 (the wire's buffers file) */
-    const char *setting;     /* untrusted: more NAME=value lines (one a line) in its clean environment, or NULL */
-    size_t memory_limit;     /* untrusted: bytes all its processes may hold together; 0: SANDBOX_MEMORY_DEFAULT */
 };
 
 /* A running confined program. */
@@ -108,9 +88,6 @@ void sandbox_share_tasks(int judges);
    clkit-runner-N (N = worker, ./setup makes them), so that no worker can starve another of tasks or read its
    folders; the shared clkit-runner where that user is missing. Call before anything is confined. */
 void sandbox_worker(int worker);
-
-/* Describes the layers that hold for untrusted code on this machine, in one line. */
-void sandbox_layers(char *text, size_t size);
 
 /* Returns 1 when untrusted code runs as another, unprivileged user (the grader is root), else 0. */
 int sandbox_drops_privileges(void);
