@@ -437,7 +437,8 @@ static void run_technique_case(struct lab_run *r, struct case_log *log)
     char path[PATH_MAX + 96], *counts;
     size_t length = 0;
     c.data = GRADE_EXACT;
-    if (r->lab->technique.kind == TECHNIQUE_NONE || log->stopped_at >= 0)
+    if (r->lab->technique.kind == TECHNIQUE_NONE || r->lab->technique.kind == TECHNIQUE_SCHEDULE ||
+        log->stopped_at >= 0)
         return;
     if (judge_case(r, &c, r->seed, &verdict) != 0) {
         record_stop(r, RUNLAB_MAX_CASES, log);

@@ -635,10 +635,8 @@ int trace_check(const char *text, int want_overlap, struct trace_verdict *v)
     rc = t->overflow || t->unknown_wait ? -1 : 0;
     if (rc == 0)
         find_races(t, v);
-    if (rc == 0 && v->races == 0 && contract_faults(t, v))
-        rc = 1;
-    else if (rc == 0 && v->races > 0)
-        rc = 1;
+    if (rc == 0 && (v->races > 0 || contract_faults(t, v)))
+        rc = 1, v->unsafe = 1;
     if (rc == 0 && want_overlap) {
         if (count < TRACE_MIN_CHUNKS)
             too_few_chunks(t, count, v);

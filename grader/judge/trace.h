@@ -15,6 +15,7 @@ int trace_unseal(char *text, const uint64_t key[2], long *bad_line);
 
 struct trace_verdict {
     int races;          /* pairs of commands on the same memory that nothing orders */
+    int unsafe;         /* a race, or a result the host may use before it arrives: right only by luck */
     int kernels;        /* kernel launches in the longest pipeline (a pass the host did not wait in) */
     int overlapped;     /* that pipeline lets transfers overlap kernels as the lab asks */
     char why[2048];     /* the first fault, said; "" when none */
