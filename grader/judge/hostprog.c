@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -129,6 +130,27 @@ static int write_new_file(const char *path, const char *text)
     return close(fd) == 0 ? rc : -1;
 }
 
+/* Checks with the host rules every C source and header beside host.c, which host.c may include ("helper.h"). */
+static int check_sources(const struct hostprog_job *job, const struct host_run *h, char *reason, size_t size)
+{
+    DIR *dir = opendir(h->work);
+    struct dirent *entry;
+    int rc = 0;
+    while (dir && rc == 0 && (entry = readdir(dir))) {
+        size_t length = strlen(entry->d_name);
+        char path[PATH_MAX + 160], shown[PATH_MAX + 160];
+        if (length < 3 || entry->d_name[length - 2] != '.' ||
+            (entry->d_name[length - 1] != 'c' && entry->d_name[length - 1] != 'h') || !strcmp(entry->d_name, "host.c"))
+            continue;
+        snprintf(path, sizeof path, "%s/%s", h->work, entry->d_name);
+        snprintf(shown, sizeof shown, "%s/%s/%s", job->g->source_dir, job->lab->name, entry->d_name);
+        rc = rules_check_file(RULES_HOST, path, shown, reason, size);
+    }
+    if (dir)
+        closedir(dir);
+    return rc;
+}
+
 /* Stages the run folder and gets the binary: the kit's own for the solutions, else built afresh. */
 static int prepare(const struct hostprog_job *job, struct host_run *h, char *reason, size_t size)
 {
@@ -159,7 +181,7 @@ static int prepare(const struct hostprog_job *job, struct host_run *h, char *rea
         snprintf(reason, size, "%s is missing: the submission has no host program", h->shown);
         return -1;
     }
-    if (rules_check_file(RULES_HOST, copy, h->shown, reason, size) != 0)
+    if (rules_check_file(RULES_HOST, copy, h->shown, reason, size) != 0 || check_sources(job, h, reason, size) != 0)
         return -1;
     if (!g->cli->solutions)
         return build(g, h, reason, size);

@@ -25,7 +25,7 @@ static const char *const type_names[N_TYPES] = {
 
 /* How the report names a command of each type. */
 static const char *const type_calls[N_TYPES] = {
-    [N_WRITE] = "clEnqueueWriteBuffer (upload)", [N_READ] = "clEnqueueReadBuffer (download)",
+    [N_WRITE] = "clEnqueueWriteBuffer",          [N_READ] = "clEnqueueReadBuffer",
     [N_KERNEL] = "kernel launch",                [N_COPY] = "clEnqueueCopyBuffer",
     [N_FILL] = "clEnqueueFillBuffer",            [N_MAP] = "clEnqueueMapBuffer",
     [N_UNMAP] = "clEnqueueUnmapMemObject",       [N_MARKER] = "marker",
@@ -274,12 +274,16 @@ static void parse_command(struct trace *t, const char *line)
 /* Reads the unsealed ledger's lines the graph needs. */
 static void parse(struct trace *t, const char *text)
 {
-    const char *line = text;
-    while (line && *line) {
+    const char *next = text;
+    char line[CLK_LEDGER_LINE_MAX + 2];
+    while (next && *next) {
         long id = 0, parent = 0;
         size_t size = 0, origin = 0;
         int flag = 0;
         unsigned long long start, end;
+        size_t length = strcspn(next, "\n");
+        /* One line at a time: a key missing from it must not be found on a later line. */
+        snprintf(line, sizeof line, "%.*s", (int)(length < sizeof line - 1 ? length : sizeof line - 1), next);
         if (strncmp(line, "cmd ", 4) == 0)
             parse_command(t, line);
         else if (strncmp(line, "cmd-overflow", 12) == 0)
@@ -308,8 +312,8 @@ static void parse(struct trace *t, const char *text)
             struct node *n = &t->nodes[node_of_event(t, id)];
             n->start = start, n->end = end, n->has_times = 1;
         }
-        line = strchr(line, '\n');
-        line = line ? line + 1 : NULL;
+        next = strchr(next, '\n');
+        next = next ? next + 1 : NULL;
     }
 }
 
@@ -550,14 +554,17 @@ static int longest_pipeline(const struct trace *t, int *kernels, int *passes)
 static void too_few_chunks(const struct trace *t, int count, struct trace_verdict *v)
 {
     int total = t->ordinals[N_KERNEL], waited = -1;
-    for (int i = 0; i < t->count && waited < 0; i++)
+    /* The last kernel the host waited before: the wait named is the one the program ends with. */
+    for (int i = 0; i < t->count; i++)
         if (t->nodes[i].type == N_KERNEL && t->nodes[i].pass > 0 && t->nodes[i].ordinal > 1)
             waited = i;
     if (count <= 1 && total > 1 && waited >= 0) {
         const char *how = "a wait";
+        int latest = -1;
         for (int i = 0; i < waited; i++)
-            if (t->nodes[i].known_by && t->nodes[i].known_step < t->nodes[waited].step)
-                how = t->nodes[i].known_by;
+            if (t->nodes[i].known_by && t->nodes[i].known_step < t->nodes[waited].step &&
+                t->nodes[i].known_step > latest)
+                how = t->nodes[i].known_by, latest = t->nodes[i].known_step;
         snprintf(v->why, sizeof v->why, "serialised: before each of its %d kernel launches the host waited for "
                  "everything it had enqueued (%s, in the loop), so no transfer can overlap a kernel: enqueue every "
                  "chunk's commands with events and wait lists, and wait once, at the end", total, how);
