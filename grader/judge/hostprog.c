@@ -138,7 +138,7 @@ static int check_sources(const struct hostprog_job *job, const struct host_run *
     int rc = 0;
     while (dir && rc == 0 && (entry = readdir(dir))) {
         size_t length = strlen(entry->d_name);
-        char path[PATH_MAX + 160], shown[PATH_MAX + 160];
+        char path[sizeof h->work + 260], shown[2 * PATH_MAX + 400];
         if (length < 3 || entry->d_name[length - 2] != '.' ||
             (entry->d_name[length - 1] != 'c' && entry->d_name[length - 1] != 'h') || !strcmp(entry->d_name, "host.c"))
             continue;

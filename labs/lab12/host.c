@@ -107,7 +107,7 @@ static double span_ms(cl_event from, cl_profiling_info from_what, cl_event to, c
 
 /* The pipeline's time from the first upload's start to the last download's end, and its transfers' and kernels'
    own times added up, printed beside the serial schedule's. */
-static double report(const struct plan *p, const struct events *e, double serial_ms)
+static double report(const struct plan *p, const struct events *e, double serial_ms, double wall_ms)
 {
     double total = span_ms(e->up[0][0], CL_PROFILING_COMMAND_START, e->down[p->chunks - 1], CL_PROFILING_COMMAND_END);
     double transfers = 0.0, kernels = 0.0, larger;
@@ -118,9 +118,9 @@ static double report(const struct plan *p, const struct events *e, double serial
         kernels += span_ms(e->added[i], CL_PROFILING_COMMAND_START, e->added[i], CL_PROFILING_COMMAND_END);
     }
     larger = transfers > kernels ? transfers : kernels;
-    fprintf(stderr, "lab12: %zu chunks: serial %.3f ms (wall); pipeline %.3f ms, its transfers %.3f ms and kernels "
-            "%.3f ms in all: %.2fx the larger\n", p->chunks, serial_ms, total, transfers, kernels,
-            larger > 0.0 ? total / larger : 0.0);
+    fprintf(stderr, "lab12: %zu chunks: serial %.3f ms, pipeline %.3f ms (wall clock); the pipeline profiled: %.3f ms, "
+            "its transfers %.3f ms and kernels %.3f ms in all: %.2fx the larger\n", p->chunks, serial_ms, wall_ms,
+            total, transfers, kernels, larger > 0.0 ? total / larger : 0.0);
     return total;
 }
 
@@ -128,13 +128,14 @@ static double report(const struct plan *p, const struct events *e, double serial
 static int run_pipeline(struct plan *p, double serial_ms, double *ms)
 {
     struct events e;
+    double start = clk_now_s();
     int rc = -1;
     memset(&e, 0, sizeof e);
     for (size_t i = 0; i < p->chunks; i++)
         if (enqueue_chunk(p, &e, i) != 0)
             goto cleanup;
     /* TODO(student): wait here, once, for every chunk's download (clWaitForEvents on e.down). */
-    *ms = report(p, &e, serial_ms);
+    *ms = report(p, &e, serial_ms, (clk_now_s() - start) * 1e3);
     rc = 0;
 cleanup:
     if (rc != 0) /* a chunk failed: what was enqueued ends before its events go */
