@@ -35,6 +35,7 @@ HOST_ARGUMENTS = {
     "lab8": "--size 517x259x383",
     "lab9": "--size 1024x1024x2",
     "lab10": "--size 1000003",
+    "lab12": "--size 1000000",
 }
 BLOCK = re.compile(r"<!--output (lab\d+)-->\n(.*?)<!--/output-->", re.S)
 TEST_LINE = re.compile(r"^  ([✓✗·]) (\S.*?) +(\d+\.\d)/(\d+) ", re.M)
