@@ -1,7 +1,7 @@
 /* Lab 12 host program: c = a + b over n elements in chunks, each uploaded, added and downloaded so that the next
-   chunk's upload and the last chunk's download run while this chunk's kernel does. The serial schedule (each
-   chunk, then clFinish) is given, for comparison; the pipeline is yours: three in-order queues (upload, compute,
-   download), two sets of buffers in turn (double buffering), and events and wait lists for every dependence. */
+   chunk's upload and the last chunk's download run while this chunk's kernel does. Given: a serial schedule (each
+   chunk, then clFinish) to compare with, the queues, buffers for two chunks in flight and pinned host memory.
+   Yours: the pipeline's chunk, its dependences said with events and wait lists (see the TODO comments). */
 #include "labhost.h"
 #include "problem.h"
 #include "timing.h"
