@@ -14,7 +14,6 @@
 
 #define LEDGER_OBJECTS 4096
 #define LEDGER_LAUNCHES 64
-#define LEDGER_COMMANDS 2048 /* cmd lines; past them one cmd-overflow line */
 #define LEDGER_ARGS 16       /* a kernel's arguments followed for buffers */
 #define LEDGER_WAITS 64      /* a wait list's events written out; a longer one is written as unknown */
 
@@ -37,7 +36,7 @@ struct ledger_object {
 };
 
 static struct ledger_object objects[LEDGER_OBJECTS];
-static size_t object_count, launches, commands;
+static size_t object_count, launches, commands, wait_lines;
 static int overflowed, started;
 static long next_id = 1;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -389,13 +388,24 @@ static void wait_text(cl_uint count, const cl_event *list, char *text, size_t si
     }
 }
 
+/* Whether another host-wait line fits in the ledger (the file the judge reads is bounded); one wait-overflow line
+   says when they no longer do. */
+static int wait_fits(void)
+{
+    if (wait_lines++ < CLK_LEDGER_WAITS)
+        return 1;
+    if (wait_lines == CLK_LEDGER_WAITS + 1)
+        ledger_line("wait-overflow");
+    return 0;
+}
+
 /* One command's line: its type, queue, blocking, the event it returned, what it touches, and its wait list. */
 static void command_line(const char *type, cl_command_queue queue, int blocking, long event, const char *what,
                          cl_uint wait_count, const cl_event *wait_list)
 {
     char waits[LEDGER_WAITS * 8 + 16];
-    if (commands++ >= LEDGER_COMMANDS) {
-        if (commands == LEDGER_COMMANDS + 1)
+    if (commands++ >= CLK_LEDGER_COMMANDS) {
+        if (commands == CLK_LEDGER_COMMANDS + 1)
             ledger_line("cmd-overflow");
         return;
     }
@@ -595,7 +605,7 @@ LEDGER_DECLARE(cl_int, clFinish, (cl_command_queue queue))
 cl_int WRAP(clFinish)(cl_command_queue queue)
 {
     cl_int status = REAL(clFinish)(queue);
-    if (status == CL_SUCCESS)
+    if (status == CL_SUCCESS && wait_fits())
         ledger_line("finish %ld", id_of(queue));
     return status;
 }
@@ -604,7 +614,7 @@ LEDGER_DECLARE(cl_int, clFlush, (cl_command_queue queue))
 cl_int WRAP(clFlush)(cl_command_queue queue)
 {
     cl_int status = REAL(clFlush)(queue);
-    if (status == CL_SUCCESS)
+    if (status == CL_SUCCESS && wait_fits())
         ledger_line("flush %ld", id_of(queue));
     return status;
 }
@@ -615,7 +625,7 @@ cl_int WRAP(clWaitForEvents)(cl_uint count, const cl_event *events)
     cl_int status = REAL(clWaitForEvents)(count, events);
     char waits[LEDGER_WAITS * 8 + 16];
     wait_text(count, events, waits, sizeof waits);
-    if (status == CL_SUCCESS)
+    if (status == CL_SUCCESS && wait_fits())
         ledger_line("waitfor%s", waits);
     return status;
 }
@@ -645,7 +655,7 @@ cl_int WRAP(clGetEventInfo)(cl_event event, cl_event_info name, size_t size, voi
     cl_int status = REAL(clGetEventInfo)(event, name, size, value, returned);
     /* A host that polls an event until it completes has waited for it. */
     if (status == CL_SUCCESS && name == CL_EVENT_COMMAND_EXECUTION_STATUS && value && size >= sizeof(cl_int) &&
-        *(const cl_int *)value == CL_COMPLETE)
+        *(const cl_int *)value == CL_COMPLETE && wait_fits())
         ledger_line("poll %ld", id_of(event));
     return status;
 }
@@ -656,7 +666,7 @@ static void event_times(cl_event event)
 {
     struct ledger_object *object = find(event);
     cl_ulong start = 0, end = 0;
-    if (!object || object->references != 1)
+    if (!object || object->references != 1 || !wait_fits())
         return;
     if (REAL(clGetEventProfilingInfo)(event, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL) == CL_SUCCESS &&
         REAL(clGetEventProfilingInfo)(event, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL) == CL_SUCCESS)

@@ -13,7 +13,8 @@
                                                read, fill, map, unmap (b=, off=, size=), copy (also src=, soff=),
                                                kernel (k=, goff=1 with a global offset, bufs= its buffer arguments),
                                                marker, barrier; wait=<e,...> its wait list, ? for an event unknown
-     finish <q> | flush <q>                    clFinish, clFlush returned
+     finish <q> | flush <q>                    clFinish, clFlush returned (with waitfor, poll and times: the first
+                                               8192, then wait-overflow)
      waitfor <e,...>                           clWaitForEvents returned
      uevent <e> | ustatus <e> <status>         a user event created; its status set
      poll <e>                                  clGetEventInfo found the event complete
@@ -24,6 +25,11 @@
    declared for host programs to call. */
 #ifndef CLKIT_LEDGER_H
 #define CLKIT_LEDGER_H
+
+/* The cmd lines the ledger writes (then one cmd-overflow line), and the host-wait lines (finish, flush, waitfor,
+   poll, times; then one wait-overflow line): the file the judge reads stays bounded. */
+#define CLK_LEDGER_COMMANDS 2048
+#define CLK_LEDGER_WAITS 8192
 
 /* The environment variable that names the ledger's file. */
 #define CLK_LEDGER_ENV "CLKIT_LEDGER"

@@ -1,5 +1,6 @@
 #include "judge/trace.h"
 
+#include "ledger.h"
 #include "ledgertag.h"
 #include "text.h"
 
@@ -8,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_NODES 2048 /* the ledger writes at most 2048 commands; user events come on top */
+#define MAX_NODES (CLK_LEDGER_COMMANDS + 256) /* the ledger's commands, and user events */
 #define WORDS ((MAX_NODES + 63) / 64)
 #define MAX_QUEUES 64
 #define MAX_BUFFERS 4096
@@ -286,7 +287,7 @@ static void parse(struct trace *t, const char *text)
         snprintf(line, sizeof line, "%.*s", (int)(length < sizeof line - 1 ? length : sizeof line - 1), next);
         if (strncmp(line, "cmd ", 4) == 0)
             parse_command(t, line);
-        else if (strncmp(line, "cmd-overflow", 12) == 0)
+        else if (strcmp(line, "cmd-overflow") == 0 || strcmp(line, "wait-overflow") == 0)
             t->overflow = 1;
         else if (sscanf(line, "qid %ld %d", &id, &flag) == 2 && t->queue_count < MAX_QUEUES)
             t->queues[t->queue_count++] = (struct queue){.id = id, .out_of_order = flag};
@@ -483,26 +484,22 @@ static void why_ordered(const struct trace *t, int first, int second, char *text
                  "commands it waits for");
 }
 
-/* Whether upload x is what kernel k reads: before it, on its memory, and read by no kernel between them. */
-static int feeds(const struct trace *t, int x, int k)
+/* Links each upload to the kernel that reads it (the first kernel after it on its memory) and each download to
+   the kernel whose output it reads (the last kernel before it on its memory), in link; -1 for none. */
+static void link_transfers(const struct trace *t, int *link)
 {
-    if (t->nodes[x].type != N_WRITE || x > k || !conflict(&t->nodes[x], &t->nodes[k]))
-        return 0;
-    for (int j = x + 1; j < k; j++)
-        if (t->nodes[j].type == N_KERNEL && conflict(&t->nodes[x], &t->nodes[j]))
-            return 0;
-    return 1;
-}
-
-/* Whether download x reads what kernel k wrote: after it, on its memory, and written by no kernel between. */
-static int drains(const struct trace *t, int k, int x)
-{
-    if (t->nodes[x].type != N_READ || x < k || !conflict(&t->nodes[x], &t->nodes[k]))
-        return 0;
-    for (int j = k + 1; j < x; j++)
-        if (t->nodes[j].type == N_KERNEL && conflict(&t->nodes[x], &t->nodes[j]))
-            return 0;
-    return 1;
+    for (int x = 0; x < t->count; x++) {
+        const struct node *n = &t->nodes[x];
+        link[x] = -1;
+        if (n->type == N_WRITE)
+            for (int k = x + 1; k < t->count && link[x] < 0; k++)
+                if (t->nodes[k].type == N_KERNEL && conflict(n, &t->nodes[k]))
+                    link[x] = k;
+        if (n->type == N_READ)
+            for (int k = x - 1; k >= 0 && link[x] < 0; k--)
+                if (t->nodes[k].type == N_KERNEL && conflict(n, &t->nodes[k]))
+                    link[x] = k;
+    }
 }
 
 /* Checks that each kernel of the pipeline can run while the next chunk's upload and the last chunk's download
@@ -510,10 +507,14 @@ static int drains(const struct trace *t, int k, int x)
 static int check_neighbours(const struct trace *t, const int *kernels, int count, struct trace_verdict *v)
 {
     char x_name[96], k_name[96], because[320];
+    int *link = calloc((size_t)t->count + 1, sizeof *link);
+    if (!link)
+        return 0; /* no memory to judge the overlap: not held against the program */
+    link_transfers(t, link);
     for (int i = 0; i < count; i++)
         for (int x = 0; x < t->count; x++) {
-            int next_upload = i + 1 < count && feeds(t, x, kernels[i + 1]);
-            int last_download = i > 0 && drains(t, kernels[i - 1], x);
+            int next_upload = i + 1 < count && t->nodes[x].type == N_WRITE && link[x] == kernels[i + 1];
+            int last_download = i > 0 && t->nodes[x].type == N_READ && link[x] == kernels[i - 1];
             int first, second;
             if (!(next_upload || last_download) || !ordered(t, x, kernels[i]))
                 continue;
@@ -523,8 +524,10 @@ static int check_neighbours(const struct trace *t, const int *kernels, int count
             snprintf(v->why, sizeof v->why, "no overlap: %s (%s of chunk %d) cannot run while %s (chunk %d) runs, "
                      "because %s", name_of(t, x, x_name, sizeof x_name), next_upload ? "the upload" : "the download",
                      next_upload ? i + 2 : i, name_of(t, kernels[i], k_name, sizeof k_name), i + 1, because);
+            free(link);
             return 1;
         }
+    free(link);
     return 0;
 }
 
@@ -634,7 +637,8 @@ int trace_check(const char *text, int want_overlap, struct trace_verdict *v)
     v->kernels = count;
     measure(t, kernels, count, v);
     if (t->overflow)
-        snprintf(v->why, sizeof v->why, "it enqueued more than %d commands, more than the grader follows", MAX_NODES);
+        snprintf(v->why, sizeof v->why, "it enqueued more commands (or waited more often) than the grader follows: "
+                 "the ledger keeps %d commands and %d waits", CLK_LEDGER_COMMANDS, CLK_LEDGER_WAITS);
     else if (t->unknown_wait)
         snprintf(v->why, sizeof v->why, "a wait list names an event the grader cannot follow (from a call the lab "
                  "does not use): schedule with clEnqueueWriteBuffer, clEnqueueNDRangeKernel, clEnqueueReadBuffer, "
