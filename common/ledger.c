@@ -41,25 +41,29 @@ static int overflowed, started;
 static long next_id = 1;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* Where the lines go and the key that seals them, taken from the environment before main runs (ledger_setup). */
+/* Where the lines go and the key that seals them, taken before main runs (ledger_setup). */
 static char ledger_path[4096];
 static uint64_t ledger_key[2];
 static int keyed;
 static unsigned long ledger_seq;
 
-/* Before main: the file and the key, the key then wiped from the environment (its bytes too, so that no later
-   getenv, environ or /proc/self/environ finds it): the program's own code never sees it. */
+/* Before main: the file, and the key from the file beside it, which is then deleted: the program's own code never
+   sees it (the host rules refuse code that runs before main). */
 __attribute__((constructor)) static void ledger_setup(void)
 {
     const char *path = getenv(CLK_LEDGER_ENV);
-    char *key = getenv(CLK_LEDGER_KEY_ENV);
-    if (path)
-        snprintf(ledger_path, sizeof ledger_path, "%s", path);
-    if (key) {
-        keyed = clk_ledger_key_parse(key, ledger_key) == 0;
-        memset(key, 0, strlen(key));
-        unsetenv(CLK_LEDGER_KEY_ENV);
-    }
+    char key_path[sizeof ledger_path + 8], key[40] = "";
+    FILE *file;
+    if (!path || strlen(path) >= sizeof ledger_path)
+        return;
+    snprintf(ledger_path, sizeof ledger_path, "%s", path);
+    snprintf(key_path, sizeof key_path, "%s%s", path, CLK_LEDGER_KEY_SUFFIX);
+    if (!(file = fopen(key_path, "r")))
+        return;
+    keyed = fgets(key, sizeof key, file) && clk_ledger_key_parse(strtok(key, "\n"), ledger_key) == 0;
+    fclose(file);
+    remove(key_path);
+    memset(key, 0, sizeof key);
 }
 
 /* Appends one line to the ledger's file, when there is one; with a key, as "seq tag text". */

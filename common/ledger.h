@@ -1,7 +1,7 @@
 /* The ledger: what a host program did with OpenCL, for the grader. The grader links host programs with
    -Wl,--wrap for each call below (LEDGER_WRAP in the Makefile); each __wrap_ function passes the call on and, when
    CLKIT_LEDGER names a file in the environment (the grader's confined runs only), writes lines to it, each sealed
-   as "seq tag text" when CLKIT_LEDGER_KEY holds the judge's key (common/ledgertag.h):
+   as "seq tag text" when a key file beside it holds the judge's key (common/ledgertag.h):
      queue <profiling 0|1> <platform name>      each command queue created
      no-profiling                              clGetEventProfilingInfo answered CL_PROFILING_INFO_NOT_AVAILABLE
      launch <dims> <g0> <g1> <l0> <l1> <wpt>   each NDRange (the first 64), local 0 when the host left it to OpenCL,

@@ -1,14 +1,15 @@
 /* The ledger's seal: a keyed tag on each line a host program's ledger (common/ledger.h) writes, so that the judge
    can tell its lines from any that the program's own code wrote into the same file. The key is the judge's, fresh
-   for each run, handed to the ledger in CLKIT_LEDGER_KEY and wiped from the environment before main runs. */
+   for each run, written to a file beside the ledger's (its name and CLK_LEDGER_KEY_SUFFIX) that the ledger reads
+   and deletes before main runs: not in the environment, where a parent process (bubblewrap's) would still hold it. */
 #ifndef CLKIT_LEDGERTAG_H
 #define CLKIT_LEDGERTAG_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-/* The environment variable that carries the key: 32 hex digits. */
-#define CLK_LEDGER_KEY_ENV "CLKIT_LEDGER_KEY"
+/* What the key file's name adds to the ledger's; it holds 32 hex digits. */
+#define CLK_LEDGER_KEY_SUFFIX ".key"
 
 /* Reads 32 hex digits from text into key; returns 0, or -1 when text is not such a key. */
 int clk_ledger_key_parse(const char *text, uint64_t key[2]);

@@ -480,13 +480,27 @@ static int schedule_verdict(const struct hostprog_job *job, struct host_run *h, 
     return 1;
 }
 
+/* Lab 12: a wrong result whose schedule has a race: the race is named as the likely cause, here and in the
+   technique test. */
+static void schedule_cause(const struct hostprog_job *job, struct host_run *h, const struct host_check *check,
+                           const struct ledger_view *v, const char *head, char *reason, size_t size)
+{
+    struct trace_verdict t;
+    if (job->lab->technique.kind != TECHNIQUE_SCHEDULE || check->simulated || v->forged ||
+        trace_check(v->text ? v->text : "", 0, &t) != 1 || !t.unsafe)
+        return;
+    clk_append(reason, size, "\nthe likely cause, from the grader's record of its commands: %s", t.why);
+    h->schedule_checked = 1, h->schedule_passed = 0;
+    snprintf(h->schedule, sizeof h->schedule, "%s%s", head, t.why);
+}
+
 /* Runs the program once; returns 1 when it wrote the right result, with why not in reason (and for the run under
    Oclgrind, in *note what the check found). */
 static int run(const struct hostprog_job *job, struct host_run *h, const struct host_check *check, char *reason,
                size_t size, const char **note)
 {
     const struct grading *g = job->g;
-    char seed[32], how[256], head[256], setting[PATH_MAX + 128], key[33];
+    char seed[32], how[256], head[256], setting[PATH_MAX + 128], key[33], key_path[sizeof h->ledger + 8];
     char *argv[20];
     size_t dims[3] = {0, 0, 0}, extent[2];
     float secret = 0.0f;
@@ -505,13 +519,19 @@ static int run(const struct hostprog_job *job, struct host_run *h, const struct 
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)job->seed);
     run_argv(job, h, check, seed, argv);
     /* Under Oclgrind every launch is simulated: one will do. */
-    snprintf(setting, sizeof setting, "%s=%s\n%s=%s%s", CLK_LEDGER_ENV, h->ledger, CLK_LEDGER_KEY_ENV, key,
+    snprintf(setting, sizeof setting, "%s=%s%s", CLK_LEDGER_ENV, h->ledger,
              check->simulated ? "\nCLKIT_TIMING_RUNS=1" : "");
     p.setting = setting;
     scratch_remove(h->out);
     scratch_remove(h->log);
     scratch_remove(h->ledger);
+    snprintf(key_path, sizeof key_path, "%s%s", h->ledger, CLK_LEDGER_KEY_SUFFIX);
+    if (write_new_file(key_path, key) != 0) {
+        snprintf(reason, size, "the grader cannot write its ledger's key (%s)", key_path);
+        return 0;
+    }
     sandbox_exec(argv, &p, &outcome);
+    scratch_remove(key_path); /* a program that never reached OpenCL left it */
     clk_parse_dims(check->size, dims, job->lab->family->dim_count);
     grid_extent(job->lab, dims, extent);
     read_ledger(h->ledger, h->key, extent, job->lab->host_grid_covers, &v);
@@ -528,6 +548,7 @@ static int run(const struct hostprog_job *job, struct host_run *h, const struct 
     } else if (!(passed = check_output(job, h, check, secret, outcome.code, reason + strlen(head),
                                        size - strlen(head)))) {
         memcpy(reason, head, strlen(head));
+        schedule_cause(job, h, check, &v, head, reason, size);
         clk_append(reason, size, "\nits output ends with:\n%s", tail_of(outcome.output, OUTPUT_KEPT));
     } else if (!check->simulated && ledger_fault(&v, reason + strlen(head), size - strlen(head))) {
         memcpy(reason, head, strlen(head));

@@ -107,7 +107,7 @@ static int directive(enum rules_kind kind, struct scan *s, const char *path, cha
 
 /* Names a host program may not use: they reach past the grader's ledger (common/ledger.c) to the OpenCL calls it
    records (the real functions behind -Wl,--wrap, a symbol looked up at run time, an alias), or run code before
-   main, while the ledger's key is still in the environment. Exact names, then prefixes. */
+   main, while the ledger's key file is still there. Exact names, then prefixes. */
 static const char *const ledger_names[] = {"dlsym", "dlvsym", "dlopen", "dlmopen", "weakref", "alias", "ifunc",
                                            "constructor", "destructor", "init_array", "preinit_array",
                                            "clGetExtensionFunctionAddress",
