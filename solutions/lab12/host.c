@@ -112,8 +112,9 @@ static double span_ms(cl_event from, cl_profiling_info from_what, cl_event to, c
 }
 
 /* The pipeline's time from the first upload's start to the last download's end, and its transfers' and kernels'
-   own times added up, printed beside the serial schedule's. */
-static double report(const struct plan *p, const struct events *e, double serial_ms, double wall_ms)
+   own times added up, said in timeline beside the serial schedule's; returns the first. */
+static double report(const struct plan *p, const struct events *e, double serial_ms, double wall_ms,
+                     char *timeline, size_t size)
 {
     double total = span_ms(e->up[0][0], CL_PROFILING_COMMAND_START, e->down[p->chunks - 1], CL_PROFILING_COMMAND_END);
     double transfers = 0.0, kernels = 0.0, larger;
@@ -124,14 +125,14 @@ static double report(const struct plan *p, const struct events *e, double serial
         kernels += span_ms(e->added[i], CL_PROFILING_COMMAND_START, e->added[i], CL_PROFILING_COMMAND_END);
     }
     larger = transfers > kernels ? transfers : kernels;
-    fprintf(stderr, "lab12: %zu chunks: serial %.3f ms, pipeline %.3f ms (wall clock); the pipeline profiled: %.3f ms, "
-            "its transfers %.3f ms and kernels %.3f ms in all: %.2fx the larger\n", p->chunks, serial_ms, wall_ms,
-            total, transfers, kernels, larger > 0.0 ? total / larger : 0.0);
+    snprintf(timeline, size, "%zu chunks: serial %.3f ms, pipeline %.3f ms (wall clock); the pipeline profiled: "
+             "%.3f ms, its transfers %.3f ms and kernels %.3f ms in all: %.2fx the larger", p->chunks, serial_ms,
+             wall_ms, total, transfers, kernels, larger > 0.0 ? total / larger : 0.0);
     return total;
 }
 
 /* The pipeline: every chunk enqueued with its dependences, one wait at the end; *ms its profiled time. */
-static int run_pipeline(struct plan *p, double serial_ms, double *ms)
+static int run_pipeline(struct plan *p, double serial_ms, double *ms, char *timeline, size_t size)
 {
     struct events e;
     double start = clk_now_s();
@@ -141,7 +142,7 @@ static int run_pipeline(struct plan *p, double serial_ms, double *ms)
         if (enqueue_chunk(p, &e, i) != 0)
             goto cleanup;
     CL_CHECK(clWaitForEvents((cl_uint)p->chunks, e.down));
-    *ms = report(p, &e, serial_ms, (clk_now_s() - start) * 1e3);
+    *ms = report(p, &e, serial_ms, (clk_now_s() - start) * 1e3, timeline, size);
     rc = 0;
 cleanup:
     if (rc != 0) /* a chunk failed: what was enqueued ends before its events go */
@@ -232,6 +233,7 @@ int main(int argc, char **argv)
     struct plan plan = {.lab = &lab};
     float *c = NULL;
     double serial_ms = 0.0, ms = 0.0;
+    char timeline[256] = "";
     int rc = clk_parse_options(argc, argv, &program_info, &opts), ok;
     if (rc != 0)
         return rc == 1 ? 0 : 2;
@@ -243,11 +245,13 @@ int main(int argc, char **argv)
         !(c = clk_lab_alloc(plan.n, sizeof *c, "c")) || clk_lab_open(&opts, "vadd", "", &lab) != 0)
         goto cleanup;
     ok = plan_open(&plan, problem.inputs[0], problem.inputs[1]) == 0 && run_serial(&plan, &serial_ms) == 0 &&
-         run_pipeline(&plan, serial_ms, &ms) == 0;
+         run_pipeline(&plan, serial_ms, &ms, timeline, sizeof timeline) == 0;
     plan_close(&plan, ok ? c : NULL);
-    if (ok)
+    if (ok) {
         rc = clk_lab_verdict("vadd in chunks", &opts, c, problem.expected, problem.bound, plan.n, ms,
                              clk_gbps(3.0 * plan.n * sizeof(float), ms), "GB/s");
+        printf("%s\n", timeline);
+    }
 cleanup:
     clk_lab_close(&lab);
     clk_problem_free(&problem);
