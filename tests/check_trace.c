@@ -175,6 +175,22 @@ START_TEST(out_of_order_queue_and_sub_buffers)
 }
 END_TEST
 
+/* Kernels on memory the host maps, no transfer in the pipeline: nothing to overlap, whatever the queues. */
+START_TEST(a_pipeline_without_transfers_is_no_overlap)
+{
+    static char text[4096];
+    struct trace_verdict v;
+    strcpy(text, "qid 2 1\nbuffer 8 64 0 0 0\nbuffer 9 64 0 0 0\n");
+    for (int i = 0; i < 6; i++)
+        sprintf(text + strlen(text), "cmd kernel q=2 ev=%d blk=0 k=5 goff=0 bufs=%d%s%d\n", 20 + i, 8 + i % 2,
+                i >= 2 ? " wait=" : " x=", 18 + i);
+    strcat(text, "finish 2\n");
+    ck_assert_int_eq(trace_check(text, 0, &v), 0);
+    ck_assert_int_eq(trace_check(text, 1, &v), 1);
+    ck_assert_ptr_nonnull(strstr(v.why, "read no chunk uploaded"));
+}
+END_TEST
+
 Suite *trace_suite(void)
 {
     Suite *s = suite_create("trace");
@@ -185,6 +201,7 @@ Suite *trace_suite(void)
     tcase_add_test(tc, a_finish_per_chunk_serialises);
     tcase_add_test(tc, a_user_event_gate_is_followed);
     tcase_add_test(tc, out_of_order_queue_and_sub_buffers);
+    tcase_add_test(tc, a_pipeline_without_transfers_is_no_overlap);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -502,6 +502,17 @@ static void link_transfers(const struct trace *t, int *link)
     }
 }
 
+/* Whether some upload feeds a kernel of the pipeline and some download drains one. */
+static int moves_chunks(const struct trace *t, const int *kernels, int count, const int *link)
+{
+    int uploads = 0, downloads = 0;
+    for (int x = 0; x < t->count; x++)
+        for (int i = 0; link[x] >= 0 && i < count; i++)
+            if (link[x] == kernels[i])
+                uploads += t->nodes[x].type == N_WRITE, downloads += t->nodes[x].type == N_READ;
+    return uploads > 0 && downloads > 0;
+}
+
 /* Checks that each kernel of the pipeline can run while the next chunk's upload and the last chunk's download
    run: neither ordered before nor after it. Returns 0, or 1 with why. */
 static int check_neighbours(const struct trace *t, const int *kernels, int count, struct trace_verdict *v)
@@ -511,6 +522,13 @@ static int check_neighbours(const struct trace *t, const int *kernels, int count
     if (!link)
         return 0; /* no memory to judge the overlap: not held against the program */
     link_transfers(t, link);
+    if (!moves_chunks(t, kernels, count, link)) {
+        snprintf(v->why, sizeof v->why, "its %d kernel launches read no chunk uploaded with clEnqueueWriteBuffer, or "
+                 "write none downloaded with clEnqueueReadBuffer: the lab moves each chunk with those, so that the "
+                 "transfers can overlap the kernels", count);
+        free(link);
+        return 1;
+    }
     for (int i = 0; i < count; i++)
         for (int x = 0; x < t->count; x++) {
             int next_upload = i + 1 < count && t->nodes[x].type == N_WRITE && link[x] == kernels[i + 1];
