@@ -480,6 +480,24 @@ static int schedule_verdict(const struct hostprog_job *job, struct host_run *h, 
     return 1;
 }
 
+/* A fresh key for the run's ledger, in the file beside it (key_path) that the ledger reads and deletes before the
+   program's main (common/ledgertag.h); returns 0, or -1 with why. */
+static int arm_ledger(struct host_run *h, char *key_path, size_t path_size, char *reason, size_t size)
+{
+    char key[33];
+    if (probe_random(h->key, sizeof h->key) != 0) {
+        snprintf(reason, size, "the grader has no random numbers for its ledger's key (getrandom failed)");
+        return -1;
+    }
+    clk_ledger_key_format(h->key, key);
+    snprintf(key_path, path_size, "%s%s", h->ledger, CLK_LEDGER_KEY_SUFFIX);
+    if (write_new_file(key_path, key) != 0) {
+        snprintf(reason, size, "the grader cannot write its ledger's key (%s)", key_path);
+        return -1;
+    }
+    return 0;
+}
+
 /* Lab 12: a wrong result whose schedule has a race: the race is named as the likely cause, here and in the
    technique test. */
 static void schedule_cause(const struct hostprog_job *job, struct host_run *h, const struct host_check *check,
@@ -500,7 +518,7 @@ static int run(const struct hostprog_job *job, struct host_run *h, const struct 
                size_t size, const char **note)
 {
     const struct grading *g = job->g;
-    char seed[32], how[256], head[256], setting[PATH_MAX + 128], key[33], key_path[sizeof h->ledger + 8];
+    char seed[32], how[256], head[256], setting[PATH_MAX + 128], key_path[sizeof h->ledger + 8];
     char *argv[20];
     size_t dims[3] = {0, 0, 0}, extent[2];
     float secret = 0.0f;
@@ -510,11 +528,6 @@ static int run(const struct hostprog_job *job, struct host_run *h, const struct 
     struct ledger_view v;
     if (stage_run(job, h, check, &secret, reason, size) != 0)
         return 0;
-    if (probe_random(h->key, sizeof h->key) != 0) {
-        snprintf(reason, size, "the grader has no random numbers for its ledger's key (getrandom failed)");
-        return 0;
-    }
-    clk_ledger_key_format(h->key, key);
     p.workdir = h->stage;
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)job->seed);
     run_argv(job, h, check, seed, argv);
@@ -525,11 +538,8 @@ static int run(const struct hostprog_job *job, struct host_run *h, const struct 
     scratch_remove(h->out);
     scratch_remove(h->log);
     scratch_remove(h->ledger);
-    snprintf(key_path, sizeof key_path, "%s%s", h->ledger, CLK_LEDGER_KEY_SUFFIX);
-    if (write_new_file(key_path, key) != 0) {
-        snprintf(reason, size, "the grader cannot write its ledger's key (%s)", key_path);
+    if (arm_ledger(h, key_path, sizeof key_path, reason, size) != 0)
         return 0;
-    }
     sandbox_exec(argv, &p, &outcome);
     scratch_remove(key_path); /* a program that never reached OpenCL left it */
     clk_parse_dims(check->size, dims, job->lab->family->dim_count);
