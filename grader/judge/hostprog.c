@@ -7,6 +7,7 @@
 #include "judge/rules.h"
 #include "judge/sanitize.h"
 #include "judge/trace.h"
+#include "labs/technique.h"
 #include "ledgertag.h"
 #include "options.h"
 #include "problem.h"
@@ -504,7 +505,7 @@ static void schedule_cause(const struct hostprog_job *job, struct host_run *h, c
                            const struct ledger_view *v, const char *head, char *reason, size_t size)
 {
     struct trace_verdict t;
-    if (job->lab->technique.kind != TECHNIQUE_SCHEDULE || check->simulated || v->forged ||
+    if (!(job->lab->technique && job->lab->technique->host_schedule) || check->simulated || v->forged ||
         trace_check(v->text ? v->text : "", 0, &t) != 1 || !t.unsafe)
         return;
     clk_append(reason, size, "\nthe likely cause, from the grader's record of its commands: %s", t.why);
@@ -563,7 +564,7 @@ static int run(const struct hostprog_job *job, struct host_run *h, const struct 
     } else if (!check->simulated && ledger_fault(&v, reason + strlen(head), size - strlen(head))) {
         memcpy(reason, head, strlen(head));
         passed = 0;
-    } else if (!check->simulated && job->lab->technique.kind == TECHNIQUE_SCHEDULE)
+    } else if (!check->simulated && job->lab->technique && job->lab->technique->host_schedule)
         passed = schedule_verdict(job, h, check, &v, head, reason, size);
     free(v.text);
     if (check->simulated)
@@ -622,6 +623,6 @@ void hostprog_test(const struct hostprog_job *job, struct grade_lab_result *resu
     if (h.stage[0])
         scratch_remove(h.stage);
     result_add(result, "host program", passed ? lab->points.host : 0, lab->points.host, passed, reason);
-    if (lab->technique.kind == TECHNIQUE_SCHEDULE)
+    if (lab->technique && lab->technique->host_schedule)
         schedule_test(lab, &h, result);
 }
