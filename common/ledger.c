@@ -36,7 +36,7 @@ struct ledger_object {
 };
 
 static struct ledger_object objects[LEDGER_OBJECTS];
-static size_t object_count, launches, commands, wait_lines;
+static size_t object_count, launches, commands, wait_lines, object_lines;
 static int overflowed, started;
 static long next_id = 1;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -252,6 +252,8 @@ cl_context WRAP(clCreateContextFromType)(const cl_context_properties *properties
     return context;
 }
 
+static int object_fits(void);
+
 /* Notes a new queue: its platform ("Oclgrind" under the reference judge), its number, whether it runs commands out
    of order and whether it profiles. */
 static void queue_created(cl_command_queue queue, cl_device_id device, cl_command_queue_properties properties)
@@ -267,6 +269,8 @@ static void queue_created(cl_command_queue queue, cl_device_id device, cl_comman
     for (char *c = name; *c; c++)
         if (*c == '\n' || *c == '\r')
             *c = ' ';
+    if (!object_fits())
+        return;
     ledger_line("queue %d %s", (properties & CL_QUEUE_PROFILING_ENABLE) ? 1 : 0, name);
     ledger_line("qid %ld %d", id, (properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) ? 1 : 0);
 }
@@ -334,7 +338,7 @@ static void buffer_created(cl_mem buffer, cl_mem_flags flags, size_t size, cl_me
 {
     long id = created(buffer, KIND_BUFFER, 1);
     int read_only = (flags & CL_MEM_READ_ONLY) ? 1 : (flags & (CL_MEM_WRITE_ONLY | CL_MEM_READ_WRITE)) ? 0 : 2;
-    if (id > 0)
+    if (id > 0 && object_fits())
         ledger_line("buffer %ld %zu %d %ld %zu", id, size, parent ? read_only : read_only == 1, id_of(parent),
                     origin);
 }
@@ -390,6 +394,16 @@ static void wait_text(cl_uint count, const cl_event *list, char *text, size_t si
         if (id <= 0 || i >= LEDGER_WAITS)
             return;
     }
+}
+
+/* Whether another line of an object (queue, buffer, user event) fits; one object-overflow line says when not. */
+static int object_fits(void)
+{
+    if (object_lines++ < CLK_LEDGER_OBJECT_LINES)
+        return 1;
+    if (object_lines == CLK_LEDGER_OBJECT_LINES + 1)
+        ledger_line("object-overflow");
+    return 0;
 }
 
 /* Whether another host-wait line fits in the ledger (the file the judge reads is bounded); one wait-overflow line
@@ -639,7 +653,7 @@ cl_event WRAP(clCreateUserEvent)(cl_context context, cl_int *status)
 {
     cl_event event = REAL(clCreateUserEvent)(context, status);
     long id = created(event, KIND_EVENT, 1);
-    if (id > 0)
+    if (id > 0 && object_fits())
         ledger_line("uevent %ld", id);
     return event;
 }
@@ -648,7 +662,8 @@ LEDGER_DECLARE(cl_int, clSetUserEventStatus, (cl_event event, cl_int execution_s
 cl_int WRAP(clSetUserEventStatus)(cl_event event, cl_int execution_status)
 {
     /* Written first: the callbacks it sets off may enqueue, and what they enqueue comes after it. */
-    ledger_line("ustatus %ld %d", id_of(event), execution_status);
+    if (object_fits())
+        ledger_line("ustatus %ld %d", id_of(event), execution_status);
     return REAL(clSetUserEventStatus)(event, execution_status);
 }
 

@@ -16,7 +16,8 @@
      finish <q> | flush <q>                    clFinish, clFlush returned (with waitfor, poll and times: the first
                                                8192, then wait-overflow)
      waitfor <e,...>                           clWaitForEvents returned
-     uevent <e> | ustatus <e> <status>         a user event created; its status set
+     uevent <e> | ustatus <e> <status>         a user event created; its status set (with queue, qid and buffer
+                                               lines: the first 4096, then object-overflow)
      poll <e>                                  clGetEventInfo found the event complete
      times <e> <start> <end>                   a profiled command's times, as the program releases its event
      live <kind> <count>                       at exit: objects created (or retained) and never released
@@ -30,6 +31,8 @@
    poll, times; then one wait-overflow line): the file the judge reads stays bounded. */
 #define CLK_LEDGER_COMMANDS 2048
 #define CLK_LEDGER_WAITS 8192
+/* The lines of queues, buffers and user events (then one object-overflow line). */
+#define CLK_LEDGER_OBJECT_LINES 4096
 
 /* The environment variable that names the ledger's file. */
 #define CLK_LEDGER_ENV "CLKIT_LEDGER"

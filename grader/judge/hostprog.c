@@ -26,7 +26,7 @@
 #define OUTPUT_KEPT 4096
 #define REASON_SIZE 8192
 #define MAX_FLAGS 96
-#define LEDGER_KEPT (1 << 20)
+#define LEDGER_KEPT (8 << 20) /* the ledger bounds its lines (ledger.h): 2048 commands and 8192 waits fit */
 
 /* A host program's run folder: the scratch copy of its lab folder it is built in, and where its binary and --out
    file go; each run starts in a folder of its own (stage), a fresh copy of the submission under a random name. */
@@ -224,6 +224,7 @@ static void compare_output(const struct grade_lab_spec *lab, const size_t *dims,
 struct ledger_view {
     int ended, queues, oclgrind_queues, no_profiling, launches, live_count;
     long forged;    /* the first line without the run's seal (from 1), 0 when every line has it */
+    int too_long;   /* larger than LEDGER_KEPT: not read */
     char *text;     /* the unsealed lines, for the schedule (caller frees) */
     char live[256]; /* "2 buffer, 1 kernel": what it never released */
     char grid[512]; /* the first launch with more work-groups than the lab's contract, described; "" when none */
@@ -270,7 +271,9 @@ static void read_ledger(const char *path, const uint64_t key[2], const size_t *e
 {
     size_t length = 0;
     char *text = scratch_read_untrusted(path, LEDGER_KEPT, &length), *save = NULL, *copy;
+    struct stat st;
     memset(v, 0, sizeof *v);
+    v->too_long = !text && lstat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > LEDGER_KEPT;
     if (text && trace_unseal(text, key, &v->forged) != 0) {
         free(text);
         return;
@@ -303,7 +306,10 @@ static void read_ledger(const char *path, const uint64_t key[2], const size_t *e
 /* Why a run whose result is right still fails by its ledger, in reason; returns 1 when it does. */
 static int ledger_fault(const struct ledger_view *v, char *reason, size_t size)
 {
-    if (v->forged)
+    if (v->too_long)
+        snprintf(reason, size, "the grader's record of its OpenCL calls is larger than the grader reads (%d MiB): "
+                 "something in the program wrote to that file", LEDGER_KEPT >> 20);
+    else if (v->forged)
         snprintf(reason, size, "the grader's record of its OpenCL calls holds a line that the grader's ledger did "
                  "not write (line %ld): something in the program wrote to that file, and nothing in it is believed",
                  v->forged);

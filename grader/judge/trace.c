@@ -11,7 +11,7 @@
 
 #define MAX_NODES (CLK_LEDGER_COMMANDS + 256) /* the ledger's commands, and user events */
 #define WORDS ((MAX_NODES + 63) / 64)
-#define MAX_QUEUES 64
+#define MAX_QUEUES 256
 #define MAX_BUFFERS 4096
 #define MAX_ACCESS 17
 #define MAX_WAITS 64
@@ -287,7 +287,8 @@ static void parse(struct trace *t, const char *text)
         snprintf(line, sizeof line, "%.*s", (int)(length < sizeof line - 1 ? length : sizeof line - 1), next);
         if (strncmp(line, "cmd ", 4) == 0)
             parse_command(t, line);
-        else if (strcmp(line, "cmd-overflow") == 0 || strcmp(line, "wait-overflow") == 0)
+        else if (strcmp(line, "cmd-overflow") == 0 || strcmp(line, "wait-overflow") == 0 ||
+                 strcmp(line, "object-overflow") == 0)
             t->overflow = 1;
         else if (sscanf(line, "qid %ld %d", &id, &flag) == 2 && t->queue_count < MAX_QUEUES)
             t->queues[t->queue_count++] = (struct queue){.id = id, .out_of_order = flag};
@@ -343,8 +344,10 @@ static void order_command(struct trace *t, int n, int *last, int *barrier, uint6
         else
             add_with_closure(t, c, e);
     }
-    if (qi < 0)
+    if (qi < 0) {
+        t->unknown_wait = 1; /* a queue it never saw made: its order cannot be followed */
         return;
+    }
     if (!q->out_of_order && last[qi] >= 0)
         add_with_closure(t, c, last[qi]);
     if (q->out_of_order && barrier[qi] >= 0)
@@ -656,11 +659,12 @@ int trace_check(const char *text, int want_overlap, struct trace_verdict *v)
     measure(t, kernels, count, v);
     if (t->overflow)
         snprintf(v->why, sizeof v->why, "it enqueued more commands (or waited more often) than the grader follows: "
-                 "the ledger keeps %d commands and %d waits", CLK_LEDGER_COMMANDS, CLK_LEDGER_WAITS);
+                 "the ledger keeps %d commands, %d waits and %d queues, buffers and user events", CLK_LEDGER_COMMANDS,
+                 CLK_LEDGER_WAITS, CLK_LEDGER_OBJECT_LINES);
     else if (t->unknown_wait)
-        snprintf(v->why, sizeof v->why, "a wait list names an event the grader cannot follow (from a call the lab "
-                 "does not use): schedule with clEnqueueWriteBuffer, clEnqueueNDRangeKernel, clEnqueueReadBuffer, "
-                 "markers, barriers and user events");
+        snprintf(v->why, sizeof v->why, "a wait list names an event, or a command a queue, that the grader cannot "
+                 "follow (from a call the lab does not use, or past %d queues): schedule with clEnqueueWriteBuffer, "
+                 "clEnqueueNDRangeKernel, clEnqueueReadBuffer, markers, barriers and user events", MAX_QUEUES);
     rc = t->overflow || t->unknown_wait ? -1 : 0;
     if (rc == 0)
         find_races(t, v);
