@@ -52,7 +52,12 @@ LEDGER_CALLS := clCreateContext clCreateContextFromType clCreateCommandQueue clC
                 clCreateProgramWithBinary clBuildProgram clCreateKernel clCreateBuffer clEnqueueNDRangeKernel \
                 clEnqueueReadBuffer clEnqueueWriteBuffer clGetEventProfilingInfo clRetainContext clReleaseContext \
                 clRetainCommandQueue clReleaseCommandQueue clRetainProgram clReleaseProgram clRetainKernel \
-                clReleaseKernel clRetainMemObject clReleaseMemObject clRetainEvent clReleaseEvent
+                clReleaseKernel clRetainMemObject clReleaseMemObject clRetainEvent clReleaseEvent \
+                clCreateCommandQueueWithProperties clCreateSubBuffer clSetKernelArg clEnqueueTask \
+                clEnqueueCopyBuffer clEnqueueFillBuffer clEnqueueMapBuffer clEnqueueUnmapMemObject \
+                clEnqueueMarkerWithWaitList clEnqueueBarrierWithWaitList clEnqueueMarker clEnqueueBarrier \
+                clEnqueueWaitForEvents clFinish clFlush clWaitForEvents clCreateUserEvent clSetUserEventStatus \
+                clGetEventInfo
 LEDGER_WRAP := -Wl$(subst $(eval) ,,$(foreach call,$(LEDGER_CALLS),,--wrap=$(call)))
 
 .SECONDARY:

@@ -36,6 +36,7 @@ HOST_ARGUMENTS = {
     "lab9": "--size 1024x1024x2",
     "lab10": "--size 1000003",
     "lab11": "--size 1000003",
+    "lab12": "--size 1000000",
 }
 BLOCK = re.compile(r"<!--output (lab\d+)-->\n(.*?)<!--/output-->", re.S)
 TEST_LINE = re.compile(r"^  ([✓✗·]) (\S.*?) +(\d+\.\d)/(\d+) ", re.M)

@@ -75,9 +75,9 @@ static void close_runs(struct grading *g, const struct grade_lab_spec *lab, int 
 struct beside {
     struct reference ref;
     struct case_log log;
-    struct grade_test host;
-    char host_reason[8192];
-    int host_done;
+    struct grade_test host[2]; /* the host program, and lab 12's schedule (its technique) */
+    char host_reason[2][8192];
+    int host_done;             /* how many of host[] were filled */
 };
 
 static void reference_beside(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, struct beside *b)
@@ -96,11 +96,11 @@ static void host_beside(struct grading *g, const struct grade_lab_spec *lab, uin
     struct grade_lab_result r;
     memset(&r, 0, sizeof r);
     hostprog_test(&job, &r);
-    if (r.test_count == 1) {
-        b->host = r.tests[0];
-        snprintf(b->host_reason, sizeof b->host_reason, "%s", r.tests[0].reason ? r.tests[0].reason : "");
-        b->host.reason = NULL;
-        b->host_done = 1;
+    for (int t = 0; t < r.test_count && t < 2; t++) {
+        b->host[t] = r.tests[t];
+        snprintf(b->host_reason[t], sizeof b->host_reason[t], "%s", r.tests[t].reason ? r.tests[t].reason : "");
+        b->host[t].reason = NULL;
+        b->host_done = t + 1;
     }
     result_free(&r);
 }
@@ -190,8 +190,9 @@ static int grade_lab(struct grading *g, const struct grade_lab_spec *lab, uint64
             withdraw_speed(lab, result);
         if (host <= 0 && g->config.only_case < 0)
             host_beside(g, lab, seed, b);
-        if (b->host_done)
-            result_add(result, b->host.name, b->host.score, b->host.max, b->host.passed, b->host_reason);
+        for (int t = 0; t < b->host_done; t++)
+            result_add(result, b->host[t].name, b->host[t].score, b->host[t].max, b->host[t].passed,
+                       b->host_reason[t]);
         why = g->config.only_case >= 0 ? "not run: --case runs one case only" : g->config.quick ? "not timed: --quick"
                                                                                            : "not run";
     }

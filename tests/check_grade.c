@@ -181,6 +181,28 @@ static const struct {
     {"host/probe-forger", "lab1", "lab1 score: 7.0 / 10", "it did not write that kernel's result"},
 };
 
+/* Lab 12's host programs, the solution's kernel beside each: the schedule their sealed ledger shows, judged as a
+   mark for the host program and one for the technique (the schedule), and why. */
+static const struct {
+    const char *fixture;
+    int host, technique;
+    const char *reason;
+} schedules[] = {
+    /* Right results, nothing overlaps: clFinish per chunk, a blocking read per chunk, one in-order queue. */
+    {"lab12/finish-per-chunk", 1, 0, "serialised: before each of its 32 kernel launches the host waited"},
+    {"lab12/blocking-read", 1, 0, "(a blocking clEnqueueReadBuffer, in the loop)"},
+    {"lab12/one-queue", 1, 0, "because both are on one in-order queue"},
+    /* Races: a kernel that does not wait for its uploads; inputs uploaded again while a kernel may read them. */
+    {"lab12/missing-wait", 0, 0, "the kernel may start before its upload ends"},
+    {"lab12/reused-too-early", 0, 0, "the buffer may be reused while the kernel still uses it"},
+    /* Right: one out-of-order queue; two in-order queues, uploads a chunk ahead. */
+    {"lab12/out-of-order-queue", 1, 1, "16 chunks in one pipeline"},
+    {"lab12/two-queues-ahead", 1, 1, "16 chunks in one pipeline"},
+    /* Attacks on the record: lines appended to the ledger's file; the real clFinish behind the wrapper. */
+    {"lab12/ledger-forger", 0, 0, "holds a line that the grader's ledger did not write"},
+    {"lab12/calls-real", 0, 0, "'__real_clFinish' is not allowed in a host program"},
+};
+
 static int grade(const char *arguments, char **output)
 {
     char command[1024];
@@ -325,6 +347,21 @@ START_TEST(broken_oclgrind_is_not_claimed)
     run_in_kit(command, 240, &output);
     ck_assert_msg(strstr(output, "\u2713 host program     3.0/3") && strstr(output, "did not run") &&
                   !strstr(output, "under Oclgrind no bad access"), "%s", output);
+    free(output);
+}
+END_TEST
+
+START_TEST(schedule_gets_its_marks)
+{
+    char arguments[256], *output;
+    snprintf(arguments, sizeof arguments, "--quick --submission tests/fixtures/%s lab12", schedules[_i].fixture);
+    int status = grade(arguments, &output);
+    ck_assert_msg(status == (schedules[_i].host && schedules[_i].technique ? 0 : 1), "%s: exit %d\n%s",
+                  schedules[_i].fixture, status, output);
+    assert_mark(schedules[_i].fixture, output, "host program", schedules[_i].host);
+    assert_mark(schedules[_i].fixture, output, "technique", schedules[_i].technique);
+    ck_assert_msg(strstr(output, schedules[_i].reason), "%s: expected '%s'\n%s", schedules[_i].fixture,
+                  schedules[_i].reason, output);
     free(output);
 }
 END_TEST
@@ -661,6 +698,10 @@ Suite *grade_suite(void)
     tcase_add_test(scan, scan_host_programs);
     tcase_add_test(scan, a_scan_timed_run_is_the_whole_sequence);
     suite_add_tcase(s, scan);
+    TCase *overlap = tcase_create("lab 12");
+    tcase_set_timeout(overlap, 300);
+    tcase_add_loop_test(overlap, schedule_gets_its_marks, 0, (int)(sizeof schedules / sizeof schedules[0]));
+    suite_add_tcase(s, overlap);
     /* Under load every stage takes longer: its own, longer deadline. */
     TCase *load = tcase_create("under load");
     tcase_set_timeout(load, 900);

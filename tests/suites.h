@@ -54,6 +54,7 @@ Suite *docs_suite(void);
 Suite *solutions_suite(void);
 Suite *grade_suite(void);
 Suite *predict_suite(void);
+Suite *trace_suite(void);
 
 /* The maximum of every lab together, and the number of tests that count (not the informational speed tests):
    what "all" is graded out of. */

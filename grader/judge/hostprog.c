@@ -6,6 +6,9 @@
 #include "judge/probe.h"
 #include "judge/rules.h"
 #include "judge/sanitize.h"
+#include "judge/trace.h"
+#include "labs/technique.h"
+#include "ledgertag.h"
 #include "options.h"
 #include "problem.h"
 #include "sandbox/sandbox.h"
@@ -15,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -22,7 +26,7 @@
 #define OUTPUT_KEPT 4096
 #define REASON_SIZE 8192
 #define MAX_FLAGS 96
-#define LEDGER_KEPT (64 << 10)
+#define LEDGER_KEPT (8 << 20) /* the ledger bounds its lines (ledger.h): 2048 commands and 8192 waits fit */
 
 /* A host program's run folder: the scratch copy of its lab folder it is built in, and where its binary and --out
    file go; each run starts in a folder of its own (stage), a fresh copy of the submission under a random name. */
@@ -32,6 +36,10 @@ struct host_run {
     char ledger[PATH_MAX + 16]; /* what the run did with OpenCL (common/ledger.h) */
     char shown[PATH_MAX + 64];  /* host.c as the user knows it */
     size_t memory_limit;        /* what the lab's host program may hold (scratch_memory_limit) */
+    uint64_t key[2];            /* this run's seal on the ledger's lines (common/ledgertag.h) */
+    int schedule_checked;       /* lab 12: the lab's size ran and its schedule was judged */
+    int schedule_passed;
+    char schedule[3200];        /* what the schedule's judgement found */
 };
 
 /* The last lines of what the program printed, for the reason. */
@@ -123,6 +131,27 @@ static int write_new_file(const char *path, const char *text)
     return close(fd) == 0 ? rc : -1;
 }
 
+/* Checks with the host rules every C source and header beside host.c, which host.c may include ("helper.h"). */
+static int check_sources(const struct hostprog_job *job, const struct host_run *h, char *reason, size_t size)
+{
+    DIR *dir = opendir(h->work);
+    struct dirent *entry;
+    int rc = 0;
+    while (dir && rc == 0 && (entry = readdir(dir))) {
+        size_t length = strlen(entry->d_name);
+        char path[sizeof h->work + 260], shown[2 * PATH_MAX + 400];
+        if (length < 3 || entry->d_name[length - 2] != '.' ||
+            (entry->d_name[length - 1] != 'c' && entry->d_name[length - 1] != 'h') || !strcmp(entry->d_name, "host.c"))
+            continue;
+        snprintf(path, sizeof path, "%s/%s", h->work, entry->d_name);
+        snprintf(shown, sizeof shown, "%s/%s/%s", job->g->source_dir, job->lab->name, entry->d_name);
+        rc = rules_check_file(RULES_HOST, path, shown, reason, size);
+    }
+    if (dir)
+        closedir(dir);
+    return rc;
+}
+
 /* Stages the run folder and gets the binary: the kit's own for the solutions, else built afresh. */
 static int prepare(const struct hostprog_job *job, struct host_run *h, char *reason, size_t size)
 {
@@ -153,7 +182,7 @@ static int prepare(const struct hostprog_job *job, struct host_run *h, char *rea
         snprintf(reason, size, "%s is missing: the submission has no host program", h->shown);
         return -1;
     }
-    if (rules_check_file(RULES_HOST, copy, h->shown, reason, size) != 0)
+    if (rules_check_file(RULES_HOST, copy, h->shown, reason, size) != 0 || check_sources(job, h, reason, size) != 0)
         return -1;
     if (!g->config.solutions)
         return build(g, h, reason, size);
@@ -194,6 +223,9 @@ static void compare_output(const struct grade_lab_spec *lab, const size_t *dims,
 /* What a run's ledger (common/ledger.h) says it did with OpenCL. */
 struct ledger_view {
     int ended, queues, oclgrind_queues, no_profiling, launches, live_count;
+    long forged;    /* the first line without the run's seal (from 1), 0 when every line has it */
+    int too_long;   /* larger than LEDGER_KEPT: not read */
+    char *text;     /* the unsealed lines, for the schedule (caller frees) */
     char live[256]; /* "2 buffer, 1 kernel": what it never released */
     char grid[512]; /* the first launch with more work-groups than the lab's contract, described; "" when none */
 };
@@ -232,13 +264,23 @@ static void check_launch(const size_t *extent, unsigned dims, const size_t *g, c
                  wpt > 1 ? "(WPT x local), WPT from -DWPT" : "local");
 }
 
-/* Reads the ledger the run left; the grid is checked against extent where check_grid is set. */
-static void read_ledger(const char *path, const size_t *extent, int check_grid, struct ledger_view *v)
+/* Reads the ledger the run left, its seal checked with key; the grid is checked against extent where check_grid is
+   set. A line without the seal stops the reading: nothing of it is believed. */
+static void read_ledger(const char *path, const uint64_t key[2], const size_t *extent, int check_grid,
+                        struct ledger_view *v)
 {
     size_t length = 0;
-    char *text = scratch_read_untrusted(path, LEDGER_KEPT, &length), *save = NULL;
+    char *text = scratch_read_untrusted(path, LEDGER_KEPT, &length), *save = NULL, *copy;
+    struct stat st;
     memset(v, 0, sizeof *v);
-    for (char *line = text ? strtok_r(text, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save)) {
+    v->too_long = !text && lstat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > LEDGER_KEPT;
+    if (text && trace_unseal(text, key, &v->forged) != 0) {
+        free(text);
+        return;
+    }
+    v->text = text ? strdup(text) : NULL;
+    copy = text;
+    for (char *line = copy ? strtok_r(copy, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save)) {
         size_t g[2] = {0, 0}, l[2] = {0, 0};
         unsigned dims = 0;
         int profiling = 0, wpt = 1, count = 0;
@@ -264,7 +306,14 @@ static void read_ledger(const char *path, const size_t *extent, int check_grid, 
 /* Why a run whose result is right still fails by its ledger, in reason; returns 1 when it does. */
 static int ledger_fault(const struct ledger_view *v, char *reason, size_t size)
 {
-    if (v->launches == 0)
+    if (v->too_long)
+        snprintf(reason, size, "the grader's record of its OpenCL calls is larger than the grader reads (%d MiB): "
+                 "something in the program wrote to that file", LEDGER_KEPT >> 20);
+    else if (v->forged)
+        snprintf(reason, size, "the grader's record of its OpenCL calls holds a line that the grader's ledger did "
+                 "not write (line %ld): something in the program wrote to that file, and nothing in it is believed",
+                 v->forged);
+    else if (v->launches == 0)
         snprintf(reason, size, "it wrote the result without launching a kernel through OpenCL");
     else if (!v->ended)
         snprintf(reason, size, "it did not exit through main's return or exit(), so the grader could not count the "
@@ -410,13 +459,73 @@ static int simulated_verdict(const struct host_run *h, const struct ledger_view 
     return passed;
 }
 
+/* Lab 12: judges the run's commands (judge/trace.h): a race or a broken contract fails the run (its result is right
+   only by the device's luck); at the lab's size the overlap is judged too, for the technique test, in h. Returns 1
+   when the run still passes. */
+static int schedule_verdict(const struct hostprog_job *job, struct host_run *h, const struct host_check *check,
+                            const struct ledger_view *v, const char *head, char *reason, size_t size)
+{
+    struct trace_verdict t;
+    int lab_size = !check->probe && !check->simulated && strcmp(check->size, job->lab->host_size) == 0;
+    int rc = trace_check(v->text ? v->text : "", lab_size, &t);
+    if (rc == 1 && t.unsafe) {
+        snprintf(reason, size, "%sthe result is right, but %s", head, t.why);
+        h->schedule_checked = 1, h->schedule_passed = 0;
+        snprintf(h->schedule, sizeof h->schedule, "%s%s", head, t.why);
+        return 0;
+    }
+    if (!lab_size)
+        return 1;
+    h->schedule_checked = 1, h->schedule_passed = rc == 0;
+    if (rc == 0)
+        snprintf(h->schedule, sizeof h->schedule, "--size %s: %d chunks in one pipeline; every upload before its "
+                 "kernel and every download after it by events, wait lists or queue order; no buffer reused before "
+                 "its last user ends; the next chunk's upload and the last chunk's download free to run beside each "
+                 "kernel%s%s", check->size, t.kernels, t.measured[0] ? "\n" : "", t.measured);
+    else
+        snprintf(h->schedule, sizeof h->schedule, "%s%s%s%s", head, t.why, t.measured[0] ? "\n" : "", t.measured);
+    return 1;
+}
+
+/* A fresh key for the run's ledger, in the file beside it (key_path) that the ledger reads and deletes before the
+   program's main (common/ledgertag.h); returns 0, or -1 with why. */
+static int arm_ledger(struct host_run *h, char *key_path, size_t path_size, char *reason, size_t size)
+{
+    char key[33];
+    if (probe_random(h->key, sizeof h->key) != 0) {
+        snprintf(reason, size, "the grader has no random numbers for its ledger's key (getrandom failed)");
+        return -1;
+    }
+    clk_ledger_key_format(h->key, key);
+    snprintf(key_path, path_size, "%s%s", h->ledger, CLK_LEDGER_KEY_SUFFIX);
+    if (write_new_file(key_path, key) != 0) {
+        snprintf(reason, size, "the grader cannot write its ledger's key (%s)", key_path);
+        return -1;
+    }
+    return 0;
+}
+
+/* Lab 12: a wrong result whose schedule has a race: the race is named as the likely cause, here and in the
+   technique test. */
+static void schedule_cause(const struct hostprog_job *job, struct host_run *h, const struct host_check *check,
+                           const struct ledger_view *v, const char *head, char *reason, size_t size)
+{
+    struct trace_verdict t;
+    if (!(job->lab->technique && job->lab->technique->host_schedule) || check->simulated || v->forged ||
+        trace_check(v->text ? v->text : "", 0, &t) != 1 || !t.unsafe)
+        return;
+    clk_append(reason, size, "\nthe likely cause, from the grader's record of its commands: %s", t.why);
+    h->schedule_checked = 1, h->schedule_passed = 0;
+    snprintf(h->schedule, sizeof h->schedule, "%s%s", head, t.why);
+}
+
 /* Runs the program once; returns 1 when it wrote the right result, with why not in reason (and for the run under
    Oclgrind, in *note what the check found). */
 static int run(const struct hostprog_job *job, struct host_run *h, const struct host_check *check, char *reason,
                size_t size, const char **note)
 {
     const struct grading *g = job->g;
-    char seed[32], how[256], head[256], setting[PATH_MAX + 64];
+    char seed[32], how[256], head[256], setting[PATH_MAX + 128], key_path[sizeof h->ledger + 8];
     char *argv[20];
     size_t dims[3] = {0, 0, 0}, extent[2];
     float secret = 0.0f;
@@ -436,10 +545,13 @@ static int run(const struct hostprog_job *job, struct host_run *h, const struct 
     scratch_remove(h->out);
     scratch_remove(h->log);
     scratch_remove(h->ledger);
+    if (arm_ledger(h, key_path, sizeof key_path, reason, size) != 0)
+        return 0;
     sandbox_exec(argv, &p, &outcome);
+    scratch_remove(key_path); /* a program that never reached OpenCL left it */
     clk_parse_dims(check->size, dims, job->lab->family->dim_count);
     grid_extent(job->lab, dims, extent);
-    read_ledger(h->ledger, extent, job->lab->host_grid_covers, &v);
+    read_ledger(h->ledger, h->key, extent, job->lab->host_grid_covers, &v);
     snprintf(head, sizeof head, "%s (--size %s --seed %s): ", check->what, check->size, seed);
     reason[0] = '\0';
     if (v.no_profiling && !check->simulated) {
@@ -453,15 +565,38 @@ static int run(const struct hostprog_job *job, struct host_run *h, const struct 
     } else if (!(passed = check_output(job, h, check, secret, outcome.code, reason + strlen(head),
                                        size - strlen(head)))) {
         memcpy(reason, head, strlen(head));
+        schedule_cause(job, h, check, &v, head, reason, size);
         clk_append(reason, size, "\nits output ends with:\n%s", tail_of(outcome.output, OUTPUT_KEPT));
     } else if (!check->simulated && ledger_fault(&v, reason + strlen(head), size - strlen(head))) {
         memcpy(reason, head, strlen(head));
         passed = 0;
-    }
+    } else if (!check->simulated && job->lab->technique && job->lab->technique->host_schedule)
+        passed = schedule_verdict(job, h, check, &v, head, reason, size);
+    free(v.text);
     if (check->simulated)
         passed = simulated_verdict(h, &v, &outcome, passed, head, reason, size, note);
+    /* An altered record is never Oclgrind's failure to load: the run fails with it. */
+    if (check->simulated && (v.forged || v.too_long) && ledger_fault(&v, reason + strlen(head), size - strlen(head))) {
+        memcpy(reason, head, strlen(head));
+        passed = 0;
+    }
     sandbox_outcome_free(&outcome);
     return passed;
+}
+
+/* Lab 12's technique test: the schedule of the lab's size, as schedule_verdict judged it. */
+static void schedule_test(const struct grade_lab_spec *lab, const struct host_run *h, struct grade_lab_result *result)
+{
+    double points = labs_test_points(lab, GRADE_TEST_TECHNIQUE);
+    static char text[3400];
+    if (!h->schedule_checked)
+        snprintf(text, sizeof text, "not checked: the host program must run the lab's size with right results "
+                 "first (see the host program test)");
+    else if (!h->schedule_passed)
+        snprintf(text, sizeof text, "%s\nsee %s for the schedule this test asks for", h->schedule, lab->perf.handout);
+    else
+        snprintf(text, sizeof text, "%s", h->schedule);
+    result_add(result, "technique", h->schedule_passed ? points : 0, points, h->schedule_passed, text);
 }
 
 void hostprog_test(const struct hostprog_job *job, struct grade_lab_result *result)
@@ -499,4 +634,6 @@ void hostprog_test(const struct hostprog_job *job, struct grade_lab_result *resu
     if (h.stage[0])
         scratch_remove(h.stage);
     result_add(result, "host program", passed ? lab->points.host : 0, lab->points.host, passed, reason);
+    if (lab->technique && lab->technique->host_schedule)
+        schedule_test(lab, &h, result);
 }

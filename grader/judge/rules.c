@@ -105,7 +105,28 @@ static int directive(enum rules_kind kind, struct scan *s, const char *path, cha
     return -1;
 }
 
-static int identifier(struct scan *s, const char *path, char *why, size_t size)
+/* Names a host program may not use: they reach past the grader's ledger (common/ledger.c) to the OpenCL calls it
+   records (the real functions behind -Wl,--wrap, a symbol looked up at run time, an alias), or run code before
+   main, while the ledger's key file is still there. Exact names, then prefixes. */
+static const char *const ledger_names[] = {"dlsym", "dlvsym", "dlopen", "dlmopen", "weakref", "alias", "ifunc",
+                                           "constructor", "destructor", "init_array", "preinit_array",
+                                           "clGetExtensionFunctionAddress",
+                                           "clGetExtensionFunctionAddressForPlatform", "_cl_icd_dispatch", NULL};
+static const char *const ledger_prefixes[] = {"__real_", "__wrap_", NULL};
+
+/* Returns 1 when the identifier start..start + length is one of a host program's forbidden names. */
+static int reaches_past_ledger(const char *start, size_t length)
+{
+    for (int i = 0; ledger_names[i]; i++)
+        if (strlen(ledger_names[i]) == length && !strncmp(start, ledger_names[i], length))
+            return 1;
+    for (int i = 0; ledger_prefixes[i]; i++)
+        if (length >= strlen(ledger_prefixes[i]) && !strncmp(start, ledger_prefixes[i], strlen(ledger_prefixes[i])))
+            return 1;
+    return 0;
+}
+
+static int identifier(enum rules_kind kind, struct scan *s, const char *path, char *why, size_t size)
 {
     const char *start = s->p;
     while (isalnum((unsigned char)*s->p) || *s->p == '_' || *s->p == '$')
@@ -114,6 +135,12 @@ static int identifier(struct scan *s, const char *path, char *why, size_t size)
         (s->p - start == 7 && !strncmp(start, "__asm__", 7))) {
         snprintf(why, size, "%s:%d: inline assembly ('%.*s') is not allowed: write the lab in OpenCL C or C", path,
                  s->line, (int)(s->p - start), start);
+        return -1;
+    }
+    if (kind == RULES_HOST && reaches_past_ledger(start, (size_t)(s->p - start))) {
+        snprintf(why, size, "%s:%d: '%.*s' is not allowed in a host program: it reaches OpenCL (or runs code) "
+                 "around the grader's record of the program's OpenCL calls; call OpenCL by its names", path, s->line,
+                 (int)(s->p - start), start);
         return -1;
     }
     return 0;
@@ -578,7 +605,7 @@ int rules_check(enum rules_kind kind, const char *path, const char *text, char *
         } else if (*s.p == '"' || *s.p == '\'')
             skip_literal(&s);
         else if (isalpha((unsigned char)*s.p) || *s.p == '_')
-            rc = identifier(&s, path, why, size);
+            rc = identifier(kind, &s, path, why, size);
         else if ((rc = punctuation(&s, path, why, size)) == 0)
             s.p++;
         if (rc != 0)

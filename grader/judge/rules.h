@@ -8,7 +8,8 @@ enum rules_kind { RULES_KERNEL, RULES_HOST };
 
 /* Checks the source text of the file shown as path: no inline assembly, no token pasting or trigraphs (which could
    spell it), and #include only of files beside it ("name.h"), or for a host program also system headers
-   (<stdio.h>); a kernel also names nothing that tells one OpenCL implementation from another (version, extension,
+   (<stdio.h>); a host program also names nothing that reaches OpenCL around the grader's ledger (__real_ and
+   __wrap_ names, dlsym and dlopen, aliases, code run before main: common/ledger.c); a kernel also names nothing that tells one OpenCL implementation from another (version, extension,
    feature and compiler macros, compiler builtins) and turns no address into a number (casts, as_<integer>,
    pointer differences and order, unions). Returns 0, or -1 with why naming the file and line. */
 int rules_check(enum rules_kind kind, const char *path, const char *text, char *why, size_t size);

@@ -431,7 +431,7 @@ static void run_technique_case(struct lab_run *r, struct case_log *log)
     struct case_verdict verdict;
     char path[PATH_MAX + 96], *counts;
     size_t length = 0;
-    if (!r->lab->technique || log->stopped_at >= 0)
+    if (!r->lab->technique || r->lab->technique->host_schedule || log->stopped_at >= 0)
         return;
     c = r->lab->technique->shape;
     c.data = GRADE_EXACT;

@@ -13,6 +13,10 @@ int technique_judge(const struct grade_lab_spec *lab, const struct technique_cou
         snprintf(text, size, "no technique check for this lab");
         return 1;
     }
+    if (lab->technique->host_schedule) {
+        snprintf(text, size, "the host program's schedule, judged by the host test, not from counts");
+        return -1;
+    }
     return technique_measured(lab->technique, c) ? lab->technique->judge(&lab->technique->shape, c, text, size) : -1;
 }
 
@@ -52,8 +56,8 @@ void technique_test(const struct grade_lab_spec *lab, const struct reference *re
     static char text[2048];
     double points = labs_test_points(lab, GRADE_TEST_TECHNIQUE);
     int passed = 0;
-    if (!lab->technique)
-        return;
+    if (!lab->technique || lab->technique->host_schedule)
+        return; /* a schedule is the host program's: the host test judges it (judge/hostprog.c) */
     if (!correct)
         snprintf(text, sizeof text, "not measured: the kernel must pass every correctness case first");
     else if (!ref->counted && (!ref->ran || ref->counts_lost)) {

@@ -46,6 +46,8 @@ struct grade_technique {
     struct grade_case shape;
     const char *explanation;
     const char *kernel; /* a lab of several kernels: the one whose first launch is counted (NULL: the last launch) */
+    int host_schedule; /* judged from the host program's commands (judge/trace.h) by the host test, not from counts:
+                          no judge, no case under Oclgrind (lab 12) */
 };
 
 /* Returns 1 when counts hold every count technique needs, 0 when the plugin measured none of one of them. */
