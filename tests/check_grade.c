@@ -367,6 +367,24 @@ START_TEST(solutions_keep_full_marks_under_load)
 }
 END_TEST
 
+/* Separate ./grade runs side by side in one kit (three students graded by three processes, a CI machine running
+   several) each confine code as a user of its own, and a right submission keeps full marks in every one. */
+START_TEST(gradings_side_by_side_keep_full_marks)
+{
+    enum { GRADINGS = 3 };
+    char *output;
+    const char *at;
+    int full = 0;
+    run_in_kit("d=$(mktemp -d) && for i in 1 2 3; do (NO_COLOR=1 ./grade --solutions --quick lab1 > $d/$i 2>&1; "
+               "echo \"exit $?\" >> $d/$i) & done; wait; cat $d/*; rm -rf $d", 600, &output);
+    for (at = output; (at = strstr(at, "total: 10.0 / 10 points")) != NULL; at++)
+        full++;
+    ck_assert_msg(full == GRADINGS, "%d of %d gradings side by side at full marks\n%.4000s", full, GRADINGS,
+                  output + (strlen(output) > 4000 ? strlen(output) - 4000 : 0));
+    free(output);
+}
+END_TEST
+
 START_TEST(stubs_score_nothing_and_fail_cleanly)
 {
     char *output, expected[128];
@@ -587,6 +605,7 @@ Suite *grade_suite(void)
     TCase *load = tcase_create("under load");
     tcase_set_timeout(load, 900);
     tcase_add_test(load, solutions_keep_full_marks_under_load);
+    tcase_add_test(load, gradings_side_by_side_keep_full_marks);
     suite_add_tcase(s, load);
     return s;
 }

@@ -18,6 +18,7 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <stddef.h>
+#include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -38,6 +39,10 @@
 #define TMP_LIMIT "268435456" /* bytes of the private /tmp */
 #define MAX_ENV 24
 
+#define RUNNER_USERS 16 /* clkit-runner and clkit-runner-1..15, as ./setup makes them */
+#define CLAIM_DIR "/run/clkit-runners" /* root's: one lock file per runner user, held by the grading using it */
+#define CLAIM_WAIT_NS 250000000L
+
 /* Who untrusted code runs as: an unprivileged user when the grader is root, else the grader's own user. */
 static struct {
     int resolved, drop;
@@ -47,35 +52,110 @@ static struct {
     char name[32];
 } runner;
 
-static int worker_index; /* this process's worker in a batch: 0 for the first or only one */
+static int worker_index;       /* this process's worker in a batch: 0 for the first or only one */
+static int claim_fd = -1;      /* the lock that makes the runner user this grading's alone */
+static pid_t claim_pid;        /* the process that took it (a fork inherits it) */
+static rlim_t task_shares = 1; /* judges side by side that confine code as the same user */
+
+static void release_claim(void)
+{
+    if (claim_fd >= 0)
+        close(claim_fd); /* in a fork, the lock stays with the process that took it */
+    claim_fd = -1;
+    claim_pid = 0;
+}
+
+static struct passwd *runner_user(int slot)
+{
+    char name[32];
+    if (slot == 0)
+        return getpwnam(RUNNER_USER);
+    snprintf(name, sizeof name, RUNNER_USER "-%d", slot);
+    return getpwnam(name);
+}
+
+/* The folder of the claims, made by root and trusted only when root's alone (no link, no one else can write). */
+static int claim_dir(void)
+{
+    struct stat st;
+    if (mkdir(CLAIM_DIR, 0700) != 0 && errno != EEXIST)
+        return -1;
+    return lstat(CLAIM_DIR, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == 0 && !(st.st_mode & 022) ? 0 : -1;
+}
+
+/* Takes user name for as long as this process (or a fork of it) lives: the kernel drops the lock when it ends,
+   a crash included. Returns 1 when taken, 0 when another grading holds it. */
+static int take_user(const char *name)
+{
+    char path[96];
+    int fd;
+    snprintf(path, sizeof path, CLAIM_DIR "/%s.lock", name);
+    if ((fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600)) < 0)
+        return 0;
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        close(fd);
+        return 0;
+    }
+    claim_fd = fd;
+    claim_pid = getpid();
+    return 1;
+}
+
+/* A runner user that no other live grading holds, from this worker's own on: gradings side by side (separate
+   ./grade runs, a batch's workers) then never share a user, nor its per-user task cap. Waits while all are held.
+   Without claims (the folder cannot be kept), the worker's own user or the first, as before; NULL: none made. */
+static struct passwd *claim_runner(void)
+{
+    const struct timespec pause = {0, CLAIM_WAIT_NS};
+    int users = 0, told = 0;
+    while (users < RUNNER_USERS && runner_user(users))
+        users++;
+    if (users == 0 || claim_dir() != 0)
+        return users ? runner_user(worker_index < users ? worker_index : 0) : NULL;
+    for (;;) {
+        for (int i = 0; i < users; i++) {
+            struct passwd *pw = runner_user((worker_index + i) % users);
+            if (pw && take_user(pw->pw_name))
+                return pw;
+        }
+        if (!told++)
+            fprintf(stderr, "clkit: all %d runner users are held by other gradings on this machine; waiting for one "
+                    "to end%s\n", users, users == 1 ? " (./setup makes clkit-runner-1..15, one per grading)" : "");
+        nanosleep(&pause, NULL);
+    }
+}
 
 void sandbox_worker(int worker)
 {
     worker_index = worker > 0 ? worker : 0;
+    /* A batch's only worker, or workers sharing the one user, keep the batch's claim (and its folders' owner). */
+    if (claim_pid != 0 && claim_pid != getpid() && (task_shares == 1 || !runner_user(1)))
+        return;
+    release_claim();
     runner.resolved = 0;
 }
 
 static int bubblewrap = -1; /* unknown until first asked */
+/* Under bubblewrap the task cap is set inside its user namespace (by prlimit, before the program starts), where
+   the kernel counts only that run's tasks: no other run of the same user (gradings side by side as one user, a
+   grader that is not root) uses it up. Outside, the cap would count every task of the user on the machine. */
+#define PRLIMIT "/usr/bin/prlimit"
+static char tasks_inside[32]; /* prlimit's --nproc argument, or "" */
 static int landlock = -1;
 
 static void resolve_runner(void)
 {
     struct passwd *pw;
-    char other[32];
     if (runner.resolved)
         return;
     runner.resolved = 1;
+    runner.drop = 0;
     runner.uid = getuid();
     runner.gid = getgid();
     if (geteuid() != 0)
         return;
-    /* Worker 0 shares its user when the workers beside it have none of their own. */
-    snprintf(other, sizeof other, RUNNER_USER "-%d", worker_index > 0 ? worker_index : 1);
-    runner.shared = getpwnam(other) == NULL;
-    pw = worker_index > 0 && !runner.shared ? getpwnam(other) : NULL;
-    if (!pw)
-        pw = getpwnam(RUNNER_USER);
-    if (!pw)
+    runner.shared = runner_user(1) == NULL; /* workers share the one user when there is none for each */
+    if (!(pw = claim_runner()))
         pw = getpwnam("nobody");
     if (pw && pw->pw_uid != 0) {
         runner.drop = 1;
@@ -85,11 +165,16 @@ static void resolve_runner(void)
     }
 }
 
-static rlim_t task_shares = 1; /* judges side by side that confine code as the same user */
-
 void sandbox_share_tasks(int judges)
 {
     task_shares = judges > 1 ? (rlim_t)judges : 1;
+    /* Workers with users of their own each claim one: this process's claim would only keep one from them. */
+    if (task_shares > 1 && runner_user(1) && claim_pid == getpid()) {
+        release_claim();
+        runner.resolved = 0;
+    } else if (task_shares > 1 && !runner_user(1)) {
+        resolve_runner(); /* workers sharing the one user inherit this claim */
+    }
 }
 
 /* The share of the task cap a run gets: one allowance, unless its user is shared with workers beside it. */
@@ -140,7 +225,7 @@ static size_t memory_limit_of(const struct sandbox_policy *p)
 /* The judge's watch (sandbox_watch) holds a run to its memory cap; each process also gets a hard limit above it,
    for what one could take between two samples. NVIDIA's driver reserves far more address space than it uses:
    cap the data segment there instead. */
-static void limit_resources(const struct sandbox_policy *p, rlim_t tasks)
+static void limit_resources(const struct sandbox_policy *p, rlim_t tasks, int tasks_inside)
 {
     struct stat st;
     set_limit(RLIMIT_CORE, 0);
@@ -149,7 +234,8 @@ static void limit_resources(const struct sandbox_policy *p, rlim_t tasks)
     set_limit(RLIMIT_CPU, (rlim_t)(4 * p->timeout_s + 30));
     set_limit(stat("/dev/nvidiactl", &st) == 0 ? RLIMIT_DATA : RLIMIT_AS,
               (rlim_t)memory_limit_of(p) * 2 + ((rlim_t)2 << 30));
-    set_limit(RLIMIT_NPROC, tasks);
+    if (!tasks_inside)
+        set_limit(RLIMIT_NPROC, tasks);
 }
 
 static int ask_bubblewrap(void)
@@ -203,6 +289,8 @@ static int bubblewrap_argv(const struct sandbox_policy *p, char *const argv[], c
     if (p->workdir)
         out[n++] = "--chdir", out[n++] = p->workdir;
     out[n++] = "--";
+    if (tasks_inside[0])
+        out[n++] = PRLIMIT, out[n++] = tasks_inside, out[n++] = "--";
     for (int i = 0; argv[i] && n < max - 1; i++)
         out[n++] = argv[i];
     out[n] = NULL;
@@ -296,7 +384,10 @@ static void become_confined(char *const argv[], const struct sandbox_policy *p, 
     if (p->workdir && chdir(p->workdir) != 0)
         _exit(126);
     if (p->untrusted) {
-        limit_resources(p, tasks);
+        if (bubblewrap == 1 && access(PRLIMIT, X_OK) == 0)
+            snprintf(tasks_inside, sizeof tasks_inside, "--nproc=%lu:%lu", (unsigned long)TASK_ALLOWANCE,
+                     (unsigned long)TASK_ALLOWANCE);
+        limit_resources(p, tasks, tasks_inside[0] != 0);
         if (runner.drop && (setgroups(0, NULL) != 0 || setgid(runner.gid) != 0 || setuid(runner.uid) != 0))
             _exit(126);
         prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
@@ -665,7 +756,7 @@ void sandbox_layers(char *text, size_t size)
     snprintf(text, size, "own session, deadline, memory (from the lab's measured need)/process/CPU/file limits, clean "
              "environment, no Unix sockets of its own, scratch copy; %s%s%s; %s%s",
              runner.drop ? "user " : "the grader's own user (not root: no user to drop to)", runner.drop ? runner.name : "",
-             runner.drop && !runner.shared ? " (a batch's workers: one user each)" : "",
+             runner.drop && claim_fd >= 0 && !(runner.shared && task_shares > 1) ? " (held by this grading alone)" : "",
              bubblewrap == 1 ? "bubblewrap: no network, read-only root, private /tmp, /dev/shm and /run, kit hidden"
                              : "no bubblewrap (not installed, or namespaces not allowed here)",
              bubblewrap == 1 || landlock != 1 ? ""
