@@ -430,6 +430,38 @@ START_TEST(a_burst_of_the_same_user_does_not_starve_a_run_beside)
 }
 END_TEST
 
+/* A run's progress is its CPU time, whatever loads the machine: one that spins uses it, one that waits does not
+   (the judge's limits count it, so that a right kernel slow under the reference judge keeps its time on a busy
+   machine while a hang still ends). */
+START_TEST(cpu_time_counts_a_spinning_run_not_a_waiting_one)
+{
+    struct sandbox_policy policy = {.timeout_s = 30, .output_limit = 4096};
+    struct sandbox_child spinning, waiting;
+    struct sandbox_outcome outcome;
+    char *spin_argv[] = {"/bin/sh", "-c", "while :; do :; done", NULL};
+    char *wait_argv[] = {"/bin/sleep", "2", NULL};
+    sandbox_init();
+    double before = sandbox_cpu_seconds();
+    ck_assert_int_eq(sandbox_spawn(wait_argv, &policy, &waiting), 0);
+    sleep(1);
+    double waited = sandbox_cpu_seconds() - before;
+    sandbox_finish(&waiting, &outcome);
+    sandbox_outcome_free(&outcome);
+    ck_assert_msg(waited < 0.5, "a sleeping run used %.2f s of CPU", waited);
+    before = sandbox_cpu_seconds();
+    ck_assert_int_eq(sandbox_spawn(spin_argv, &policy, &spinning), 0);
+    double spun = 0.0;
+    for (int i = 0; i < 600 && spun < 0.3; i++) { /* on a busy machine it gets a core now and then */
+        usleep(10000);
+        spun = sandbox_cpu_seconds() - before;
+    }
+    spinning.stop_soon = 1;
+    sandbox_finish(&spinning, &outcome);
+    sandbox_outcome_free(&outcome);
+    ck_assert_msg(spun >= 0.3, "a spinning run used %.2f s of CPU", spun);
+}
+END_TEST
+
 Suite *sandbox_suite(void)
 {
     Suite *s = suite_create("sandbox");
@@ -454,6 +486,7 @@ Suite *sandbox_suite(void)
     tcase_add_test(tc, gradings_side_by_side_hold_users_of_their_own);
     tcase_add_loop_test(tc, a_burst_of_tasks_does_not_starve_a_worker_beside, 0, 2);
     tcase_add_test(tc, a_burst_of_the_same_user_does_not_starve_a_run_beside);
+    tcase_add_test(tc, cpu_time_counts_a_spinning_run_not_a_waiting_one);
     suite_add_tcase(s, tc);
     return s;
 }

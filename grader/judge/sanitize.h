@@ -11,8 +11,10 @@
 #include <limits.h>
 #include <stddef.h>
 
-/* The local memory of Oclgrind's device: that of the largest GPU the labs target (48 KB), not Oclgrind's 32 KB. */
-#define SANITIZE_LOCAL_MEM_BYTES "49152"
+/* The local memory of Oclgrind's device, RUNLAB_JUDGE_LOCAL_BYTES as Oclgrind's argument. */
+#define SANITIZE_TEXT(value) #value
+#define SANITIZE_NUMBER(value) SANITIZE_TEXT(value)
+#define SANITIZE_LOCAL_MEM_BYTES SANITIZE_NUMBER(RUNLAB_JUDGE_LOCAL_BYTES)
 
 /* Returns 1 when the oclgrind command is installed. */
 int sanitize_available(void);

@@ -13,6 +13,8 @@ struct session {
     int broken; /* the runner died, stalled past the deadline or broke the protocol */
     double ask_limit_s; /* > 0: the next replies must each come within this many seconds */
     int late;           /* a reply did not come within ask_limit_s (the runner is then broken) */
+    double started_s, cpu_at_start; /* when it started, and the CPU seconds below the judge then */
+    double allowed_s;   /* the CPU seconds it may use in all (its deadline moves while it waits for a core) */
 };
 
 /* Starts argv (the runner, perhaps inside Oclgrind) under policy and sends it job; returns 0, or -1. */

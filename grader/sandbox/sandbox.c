@@ -575,8 +575,8 @@ static int pid_slot(const pid_t *slots, pid_t pid)
     return (int)at;
 }
 
-/* Reads every process's parent and resident pages; returns how many. */
-static int read_processes(pid_t *pids, pid_t *parents, long *pages)
+/* Reads every process's parent, resident pages and CPU ticks (user and system); returns how many. */
+static int read_processes(pid_t *pids, pid_t *parents, long *pages, unsigned long *ticks)
 {
     DIR *d = opendir("/proc");
     struct dirent *e;
@@ -587,11 +587,15 @@ static int read_processes(pid_t *pids, pid_t *parents, long *pages)
         snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
         if (e->d_name[0] < '0' || e->d_name[0] > '9' || !(f = fopen(path, "r")))
             continue;
-        /* Fields 4 (parent) and 24 (resident pages), counted after the name's last ')'. */
+        /* Fields 4 (parent), 14 and 15 (user and system ticks) and 24 (resident pages), counted after the name's
+           last ')'. */
+        unsigned long user = 0, system = 0;
         if (fgets(line, sizeof line, f) && (name_end = strrchr(line, ')')) &&
-            sscanf(name_end + 1, " %*c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %*u "
-                                 "%*u %ld", &parents[count], &pages[count]) == 2)
+            sscanf(name_end + 1, " %*c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu %*d %*d %*d %*d %*d %*d %*u "
+                                 "%*u %ld", &parents[count], &user, &system, &pages[count]) == 4) {
+            ticks[count] = user + system;
             pids[count++] = (pid_t)atoi(e->d_name);
+        }
         fclose(f);
     }
     if (d)
@@ -600,13 +604,16 @@ static int read_processes(pid_t *pids, pid_t *parents, long *pages)
 }
 
 /* The resident memory of every process below this one: a run's, and the orphans it left, which come back to this
-   reaper; not the helper judges beside it (sandbox_keep), which watch their own runs. */
-static size_t memory_below(void)
+   reaper; not the helper judges beside it (sandbox_keep), which watch their own runs. With cpu, also the CPU
+   seconds they have used. */
+static size_t memory_below(double *cpu)
 {
     static pid_t pids[MAX_PROCESSES], parents[MAX_PROCESSES], below[PID_SLOTS];
     static long pages[MAX_PROCESSES];
-    int count = read_processes(pids, parents, pages), grew = 1;
+    static unsigned long ticks[MAX_PROCESSES];
+    int count = read_processes(pids, parents, pages, ticks), grew = 1;
     size_t total = 0;
+    unsigned long used = 0;
     memset(below, 0, sizeof below);
     below[pid_slot(below, getpid())] = getpid();
     for (int pass = 0; grew && pass < 64; pass++) { /* one level deeper each pass */
@@ -617,10 +624,20 @@ static size_t memory_below(void)
                 continue;
             below[slot] = pids[i];
             total += (size_t)(pages[i] > 0 ? pages[i] : 0) * (size_t)sysconf(_SC_PAGESIZE);
+            used += ticks[i];
             grew = 1;
         }
     }
+    if (cpu)
+        *cpu = (double)used / (double)sysconf(_SC_CLK_TCK);
     return total;
+}
+
+double sandbox_cpu_seconds(void)
+{
+    double cpu = 0.0;
+    memory_below(&cpu);
+    return cpu;
 }
 
 int sandbox_watch(struct sandbox_child *child)
@@ -632,7 +649,7 @@ int sandbox_watch(struct sandbox_child *child)
     if (!child->memory_limit || now < child->next_watch)
         return 0;
     child->next_watch = now + WATCH_PERIOD_S;
-    held = memory_below();
+    held = memory_below(NULL);
     if (held > child->outcome.peak_bytes)
         child->outcome.peak_bytes = held;
     if (held <= child->memory_limit)
