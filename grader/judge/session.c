@@ -40,7 +40,7 @@ int session_start(struct session *s, char *const argv[], const struct sandbox_po
    right kernel that is slow under the reference judge gets the time it is allowed, while a hang, which spins, uses
    its allowance as fast as ever. Only a runner that waits uses no CPU time: the wall waits at most this many times
    the limit. */
-#define BUSY_MACHINE_FACTOR 6.0
+#define BUSY_MACHINE_FACTOR 4.0
 
 /* Moves a wall limit that came while the runner had used less CPU time than it allows (it waited for a core);
    returns 1 when it has time left. */
