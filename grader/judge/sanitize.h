@@ -23,6 +23,10 @@ int sanitize_available(void);
    how many times) with a hint; returns the number of distinct problems. */
 int sanitize_parse(const char *log, char *text, size_t size);
 
+/* sanitize_parse for a kernel built in root: an uninitialised value that a plain copy ("x[i] = y;") writes to local
+   memory is left out, for a copy uses nothing; what the copied value later reaches, Oclgrind reports itself. */
+int sanitize_parse_at(const char *log, const char *root, char *text, size_t size);
+
 /* What the reference judge made of one lab: Oclgrind's verdict on its small cases, its findings, its counts. */
 struct reference {
     int ran;                  /* Oclgrind judged cases; when 0, why says why not; when 1, a why says which checks
