@@ -14,6 +14,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -319,6 +320,39 @@ START_TEST(memory_within_the_cap_is_measured)
 }
 END_TEST
 
+/* Gradings side by side (separate ./grade runs, each starting as worker 0) never confine code as the same user:
+   each holds one of its own while it lives, so that none shares another's per-user task cap. */
+START_TEST(gradings_side_by_side_hold_users_of_their_own)
+{
+    enum { GRADINGS = 3 };
+    int report[2], hold[2], uids[GRADINGS];
+    pid_t pids[GRADINGS];
+    if (geteuid() != 0 || !getpwnam("clkit-runner-2"))
+        return; /* not root, or the users were never made: one shared user */
+    ck_assert_int_eq(pipe(report), 0);
+    ck_assert_int_eq(pipe(hold), 0);
+    for (int k = 0; k < GRADINGS; k++)
+        if ((pids[k] = fork()) == 0) {
+            char byte;
+            close(hold[1]);
+            sandbox_worker(0);
+            struct sandbox_outcome outcome = run("id -u", 1, 10, 1024);
+            int uid = outcome.output ? atoi(outcome.output) : -1;
+            _exit(write(report[1], &uid, sizeof uid) == sizeof uid && read(hold[0], &byte, 1) >= 0 ? 0 : 1);
+        }
+    for (int k = 0; k < GRADINGS; k++)
+        ck_assert_int_eq(read(report[0], &uids[k], sizeof uids[k]), (int)sizeof uids[k]);
+    close(hold[1]); /* all have reported while alive: now they may end */
+    for (int k = 0; k < GRADINGS; k++)
+        waitpid(pids[k], NULL, 0);
+    for (int k = 0; k < GRADINGS; k++) {
+        ck_assert_msg(uids[k] > 0, "grading %d ran as uid %d", k, uids[k]);
+        for (int j = 0; j < k; j++)
+            ck_assert_msg(uids[j] != uids[k], "gradings %d and %d both ran as uid %d", j, k, uids[k]);
+    }
+}
+END_TEST
+
 /* A batch's workers confine code as users of their own (./setup makes clkit-runner-1...). */
 START_TEST(workers_run_as_users_of_their_own)
 {
@@ -410,6 +444,69 @@ START_TEST(limits_layer_reaches_the_program)
 }
 END_TEST
 
+/* Under bubblewrap a run's task cap counts its own tasks alone: a run of the same user beside it (gradings of a
+   grader that is not root, workers sharing one user) that fills its cap after this one started does not keep this
+   one from starting its processes. */
+START_TEST(a_burst_of_the_same_user_does_not_starve_a_run_beside)
+{
+    struct sandbox_policy policy = {.untrusted = 1, .timeout_s = 30, .output_limit = 65536, .writable = "/tmp"};
+    struct sandbox_child classmate, burst;
+    struct sandbox_outcome outcome, ignored;
+    char layers[512];
+    char *classmate_argv[] = {"/bin/sh", "-c",
+                              "sleep 3; n=0; for i in $(seq 40); do sleep 4 & n=$((n + 1)); done; echo started $n; wait",
+                              NULL};
+    char *burst_argv[] = {"/bin/sh", "-c", "for i in $(seq 600); do sleep 12 & done 2>/dev/null; sleep 12", NULL};
+    if (!choose_layers(0))
+        return;
+    sandbox_layers(layers, sizeof layers);
+    if (!strstr(layers, "bubblewrap:"))
+        return; /* no bubblewrap here: runs beside each other are kept apart by users of their own */
+    sandbox_init();
+    ck_assert_int_eq(sandbox_spawn(classmate_argv, &policy, &classmate), 0);
+    ck_assert_int_eq(sandbox_spawn(burst_argv, &policy, &burst), 0);
+    sandbox_finish(&classmate, &outcome);
+    ck_assert_msg(outcome.output && strstr(outcome.output, "started 40"), "the run beside was starved:\n%s",
+                  outcome.output ? outcome.output : "");
+    sandbox_outcome_free(&outcome);
+    burst.stop_soon = 1;
+    sandbox_finish(&burst, &ignored);
+    sandbox_outcome_free(&ignored);
+}
+END_TEST
+
+/* A run's progress is its CPU time, whatever loads the machine: one that spins uses it, one that waits does not
+   (the judge's limits count it, so that a right kernel slow under the reference judge keeps its time on a busy
+   machine while a hang still ends). */
+START_TEST(cpu_time_counts_a_spinning_run_not_a_waiting_one)
+{
+    struct sandbox_policy policy = {.timeout_s = 30, .output_limit = 4096};
+    struct sandbox_child spinning, waiting;
+    struct sandbox_outcome outcome;
+    char *spin_argv[] = {"/bin/sh", "-c", "while :; do :; done", NULL};
+    char *wait_argv[] = {"/bin/sleep", "2", NULL};
+    sandbox_init();
+    double before = sandbox_cpu_seconds();
+    ck_assert_int_eq(sandbox_spawn(wait_argv, &policy, &waiting), 0);
+    sleep(1);
+    double waited = sandbox_cpu_seconds() - before;
+    sandbox_finish(&waiting, &outcome);
+    sandbox_outcome_free(&outcome);
+    ck_assert_msg(waited < 0.5, "a sleeping run used %.2f s of CPU", waited);
+    before = sandbox_cpu_seconds();
+    ck_assert_int_eq(sandbox_spawn(spin_argv, &policy, &spinning), 0);
+    double spun = 0.0;
+    for (int i = 0; i < 600 && spun < 0.3; i++) { /* on a busy machine it gets a core now and then */
+        usleep(10000);
+        spun = sandbox_cpu_seconds() - before;
+    }
+    spinning.stop_soon = 1;
+    sandbox_finish(&spinning, &outcome);
+    sandbox_outcome_free(&outcome);
+    ck_assert_msg(spun >= 0.3, "a spinning run used %.2f s of CPU", spun);
+}
+END_TEST
+
 Suite *sandbox_suite(void)
 {
     Suite *s = suite_create("sandbox");
@@ -433,7 +530,10 @@ Suite *sandbox_suite(void)
     tcase_add_test(tc, workers_run_as_users_of_their_own);
     tcase_add_loop_test(tc, confinement_lists_every_layer, 0, 2);
     tcase_add_test(tc, limits_layer_reaches_the_program);
+    tcase_add_test(tc, gradings_side_by_side_hold_users_of_their_own);
     tcase_add_loop_test(tc, a_burst_of_tasks_does_not_starve_a_worker_beside, 0, 2);
+    tcase_add_test(tc, a_burst_of_the_same_user_does_not_starve_a_run_beside);
+    tcase_add_test(tc, cpu_time_counts_a_spinning_run_not_a_waiting_one);
     suite_add_tcase(s, tc);
     return s;
 }

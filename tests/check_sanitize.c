@@ -2,8 +2,11 @@
 
 #include "judge/sanitize.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* A log as Oclgrind 21.10 writes it, trimmed: one race found twice, one uninitialised value. */
 static const char *log_text =
@@ -38,6 +41,49 @@ START_TEST(parses_and_groups_findings)
                                        "labs/lab4/reduce.cl:15"));
     /* The race comes first: the uninitialised value is its consequence. */
     ck_assert(strstr(text, "race") < strstr(text, "Uninitialized"));
+}
+END_TEST
+
+/* An uninitialised value that a plain copy writes to local memory is no use of it (the right transpose of
+   realworld/tochilinak-transpose copies never-written edge entries); one that arithmetic or an atomic writes is
+   (lab10/not-zeroed counts into bins never zeroed). */
+START_TEST(a_copy_of_uninitialised_local_memory_is_not_a_finding)
+{
+    char root[] = "/tmp/clkit-sanitize.XXXXXX", path[128], text[4096];
+    const char *log = "Uninitialized value written to local memory address 0x1000000000010\n"
+                      "\tKernel: k\n"
+                      "\tEntity: Global(2,0,0) Local(2,0,0) Group(0,0,0)\n"
+                      "\tAt line 3 (column 5) of lab7/k.cl:\n"
+                      "\n"
+                      "Uninitialized value written to local memory address 0x1000000000020\n"
+                      "\tKernel: k\n"
+                      "\tEntity: Global(0,0,0) Local(0,0,0) Group(0,0,0)\n"
+                      "\tAt line 4 (column 5) of lab7/k.cl:\n"
+                      "\n";
+    FILE *f;
+    ck_assert_ptr_nonnull(mkdtemp(root));
+    snprintf(path, sizeof path, "%s/lab7", root);
+    ck_assert_int_eq(mkdir(path, 0700), 0);
+    snprintf(path, sizeof path, "%s/lab7/k.cl", root);
+    ck_assert_ptr_nonnull(f = fopen(path, "w"));
+    fputs("__kernel void k(__local float *tile, __local uint *bins, int i, int j)\n{\n"
+          "    float value = tile[i]; tile[j * 2 + 1] = value;\n"
+          "    atomic_inc(&bins[i]);\n}\n", f);
+    fclose(f);
+    /* Line 3 holds two statements: only a line that is one copy and nothing else is left out. */
+    ck_assert_int_eq(sanitize_parse_at(log, root, text, sizeof text), 2);
+    ck_assert_ptr_nonnull(f = fopen(path, "w"));
+    fputs("__kernel void k(__local float *tile, __local uint *bins, int i, int j)\n{\n"
+          "    tile[j * 2 + 1] = value; /* a copy */\n"
+          "    atomic_inc(&bins[i]);\n}\n", f);
+    fclose(f);
+    ck_assert_int_eq(sanitize_parse_at(log, root, text, sizeof text), 1);
+    ck_assert_ptr_nonnull(strstr(text, "lab7/k.cl:4"));
+    ck_assert_int_eq(sanitize_parse(log, text, sizeof text), 2); /* without the source: every finding */
+    unlink(path);
+    snprintf(path, sizeof path, "%s/lab7", root);
+    rmdir(path);
+    rmdir(root);
 }
 END_TEST
 
@@ -144,6 +190,7 @@ Suite *sanitize_suite(void)
     TCase *unit = tcase_create("log"), *end_to_end = tcase_create("oclgrind");
     tcase_add_test(unit, parses_and_groups_findings);
     tcase_add_test(unit, empty_log_has_no_findings);
+    tcase_add_test(unit, a_copy_of_uninitialised_local_memory_is_not_a_finding);
     tcase_set_timeout(end_to_end, 900);
     tcase_add_loop_test(end_to_end, fixture_findings_are_deterministic, 0, 2);
     tcase_add_test(end_to_end, solutions_have_no_findings);

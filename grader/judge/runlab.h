@@ -23,6 +23,8 @@ enum runlab_mode {
 #define RUNLAB_REFERENCE_RUN "-reference" /* the reference judge's run folder: run-lab4-reference */
 #define RUNLAB_ALL_CASES (-1)
 #define RUNLAB_NO_CASE (-2) /* RUNLAB_REFERENCE: only the technique case */
+/* The reference judge's local memory: the largest of the GPUs the labs target (48 KB), not Oclgrind's own 32 KB. */
+#define RUNLAB_JUDGE_LOCAL_BYTES 49152
 
 /* One lab's runner and what it said before running anything. */
 struct lab_run {

@@ -11,8 +11,10 @@
 #include <limits.h>
 #include <stddef.h>
 
-/* The local memory of Oclgrind's device: that of the largest GPU the labs target (48 KB), not Oclgrind's 32 KB. */
-#define SANITIZE_LOCAL_MEM_BYTES "49152"
+/* The local memory of Oclgrind's device, RUNLAB_JUDGE_LOCAL_BYTES as Oclgrind's argument. */
+#define SANITIZE_TEXT(value) #value
+#define SANITIZE_NUMBER(value) SANITIZE_TEXT(value)
+#define SANITIZE_LOCAL_MEM_BYTES SANITIZE_NUMBER(RUNLAB_JUDGE_LOCAL_BYTES)
 
 /* Returns 1 when the oclgrind command is installed. */
 int sanitize_available(void);
@@ -20,6 +22,10 @@ int sanitize_available(void);
 /* Summarises an Oclgrind log: one line per distinct problem (kind, kernel, file:line, first work-item,
    how many times) with a hint; returns the number of distinct problems. */
 int sanitize_parse(const char *log, char *text, size_t size);
+
+/* sanitize_parse for a kernel built in root: an uninitialised value that a plain copy ("x[i] = y;") writes to local
+   memory is left out, for a copy uses nothing; what the copied value later reaches, Oclgrind reports itself. */
+int sanitize_parse_at(const char *log, const char *root, char *text, size_t size);
 
 /* What the reference judge made of one lab: Oclgrind's verdict on its small cases, its findings, its counts. */
 struct reference {

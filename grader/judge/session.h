@@ -21,7 +21,7 @@ struct session {
 };
 
 /* How far a busy machine may stretch a cpu_paced session's ask_limit_s on the wall clock. */
-#define SESSION_STRETCH 6.0
+#define SESSION_STRETCH 4.0
 
 /* Starts argv (the runner, perhaps inside Oclgrind) under policy and sends it job; returns 0, or -1. */
 int session_start(struct session *s, char *const argv[], const struct sandbox_policy *policy,

@@ -18,9 +18,10 @@ static const struct grade_case matmul[] = {
     {.dims = {130, 70, 1}, .local = {16}},  {.dims = {127, 129, 131}, .local = {16}},
     {.dims = {256, 192, 160}, .local = {16}},
     /* Small enough for the reference judge: three tiles or more along M, N and K, the last partial, at TILE 8 and
-       16; and one work-group that walks three strips of TILE 32 along K (runlab's structural sample). */
+       16; and one work-group that walks three strips of 32 along K (TILE 32, and TILE 128, whose strips can be no
+       wider), and one that walks three of 64 (TILE 64) (runlab's structural sample). */
     {.dims = {19, 21, 23}, .local = {16}},  {.dims = {35, 37, 39}, .local = {16}},
-    {.dims = {5, 7, 67}, .local = {16}},
+    {.dims = {5, 7, 67}, .local = {16}},    {.dims = {5, 7, 131}, .local = {16}},
 };
 const struct grade_shape_set shapes_matmul = {.shapes = matmul, .count = COUNT(matmul)};
 

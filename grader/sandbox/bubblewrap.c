@@ -39,7 +39,8 @@ static int holds(void)
 }
 
 /* bwrap's arguments: a read-only root, the scratch folders, hidden kit and classmates, no network, own pids. */
-static void wrap(const struct sandbox_policy *p, char *const argv[], const char **out, int max)
+static void wrap(const struct sandbox_policy *p, const char *tasks_inside, char *const argv[], const char **out,
+                 int max)
 {
     struct stat st;
     int n = 0;
@@ -61,6 +62,8 @@ static void wrap(const struct sandbox_policy *p, char *const argv[], const char 
     if (p->workdir)
         out[n++] = "--chdir", out[n++] = p->workdir;
     out[n++] = "--";
+    if (tasks_inside[0]) /* the task cap inside the namespace, where only this run's tasks count */
+        out[n++] = LAYER_PRLIMIT, out[n++] = tasks_inside, out[n++] = "--";
     for (int i = 0; argv[i] && n < max - 1; i++)
         out[n++] = argv[i];
     out[n] = NULL;
@@ -69,7 +72,7 @@ static void wrap(const struct sandbox_policy *p, char *const argv[], const char 
 static int apply(struct layer_run *run)
 {
     prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
-    wrap(run->policy, run->argv, run->wrapped, LAYER_MAX_ARGS);
+    wrap(run->policy, run->tasks_inside, run->argv, run->wrapped, LAYER_MAX_ARGS);
     run->argv = (char *const *)run->wrapped;
     return 0;
 }

@@ -18,6 +18,8 @@
 struct layer_run {
     const struct sandbox_policy *policy;
     rlim_t tasks;
+    char tasks_inside[32]; /* prlimit's --nproc argument where bubblewrap sets the task cap inside its user
+                              namespace (only the run's own tasks count there), or "": the limits layer sets it */
     char *const *argv;
     const char *wrapped[LAYER_MAX_ARGS];
 };
@@ -63,10 +65,18 @@ size_t sandbox_memory_limit_of(const struct sandbox_policy *policy);
 struct sandbox_user {
     int drop;   /* 1: another, unprivileged user (the grader is root) */
     int shared; /* a batch worker without a user of its own: the task cap is shared */
+    int claimed; /* held by this grading alone (a lock no other live grading on the machine holds) */
     uid_t uid;
     gid_t gid;
     char name[32];
 };
 const struct sandbox_user *sandbox_user(void);
+
+/* For judges side by side in this process's batch: workers with users of their own each claim one (this process
+   gives its claim up); workers sharing the one user share this process's claim. */
+void sandbox_user_for_workers(int judges);
+
+/* Where prlimit sets the task cap inside bubblewrap's user namespace. */
+#define LAYER_PRLIMIT "/usr/bin/prlimit"
 
 #endif

@@ -30,7 +30,8 @@ static int apply(struct layer_run *run)
     set_limit(RLIMIT_CPU, (rlim_t)(4 * p->timeout_s + 30));
     set_limit(stat("/dev/nvidiactl", &st) == 0 ? RLIMIT_DATA : RLIMIT_AS,
               (rlim_t)sandbox_memory_limit_of(p) * 2 + ((rlim_t)2 << 30));
-    set_limit(RLIMIT_NPROC, run->tasks);
+    if (!run->tasks_inside[0]) /* else bubblewrap's namespace holds the cap, counting only this run's tasks */
+        set_limit(RLIMIT_NPROC, run->tasks);
     return 0;
 }
 

@@ -30,6 +30,7 @@ static rlim_t task_shares = 1; /* judges side by side that confine code as the s
 void sandbox_share_tasks(int judges)
 {
     task_shares = judges > 1 ? (rlim_t)judges : 1;
+    sandbox_user_for_workers(judges);
 }
 
 /* The share of the task cap a run gets: one allowance, unless its user is shared with workers beside it. */
@@ -105,6 +106,9 @@ static void become_confined(char *const argv[], const struct sandbox_policy *p, 
                             char **envp)
 {
     struct layer_run run = {.policy = p, .tasks = tasks, .argv = argv};
+    if (p->untrusted && layer_bubblewrap.holds() && access(LAYER_PRLIMIT, X_OK) == 0)
+        snprintf(run.tasks_inside, sizeof run.tasks_inside, "--nproc=%lu:%lu", (unsigned long)TASK_ALLOWANCE,
+                 (unsigned long)TASK_ALLOWANCE);
     setsid();
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     int high[4]; /* moved out of the way first, so that no target number overwrites another source */
