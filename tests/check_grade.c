@@ -554,39 +554,55 @@ START_TEST(classroom_totals)
 }
 END_TEST
 
+/* The suite's cases: make check runs each in a process of its own, side by side (the marked kernels in two halves). */
+enum { GRADE_FIXTURES, GRADE_MARKED, GRADE_MARKED_2, GRADE_LAB10, GRADE_SOLUTIONS, GRADE_END_TO_END, GRADE_LOAD };
+const char *const grade_cases[] = {
+    [GRADE_FIXTURES] = "fixtures",   [GRADE_MARKED] = "marked",         [GRADE_MARKED_2] = "marked, second half",
+    [GRADE_LAB10] = "lab 10",        [GRADE_SOLUTIONS] = "solutions",   [GRADE_END_TO_END] = "end to end",
+    [GRADE_LOAD] = "under load",     NULL,
+};
+
+static TCase *grade_case(Suite *s, int which, int timeout_s)
+{
+    TCase *tc = tcase_create(grade_cases[which]);
+    tcase_set_timeout(tc, timeout_s);
+    suite_add_tcase(s, tc);
+    return tc;
+}
+
 Suite *grade_suite(void)
 {
     Suite *s = suite_create("grade");
-    TCase *tc = tcase_create("end to end");
-    tcase_set_timeout(tc, 300);
+    int marked_half = first_marked_of_lab10() / 2;
+    TCase *tc = grade_case(s, GRADE_FIXTURES, 300);
     tcase_add_loop_test(tc, fixture_gets_its_verdict, 0, first_fixture_of_lab10());
-    tcase_add_loop_test(tc, marked_kernel_gets_its_verdict, 0, first_marked_of_lab10());
-    tcase_add_test(tc, both_judges_must_agree);
     tcase_add_loop_test(tc, failure_names_its_cause, 0, (int)(sizeof causes / sizeof causes[0]));
     tcase_add_loop_test(tc, host_mistake_costs_the_host_points, 0,
                         (int)(sizeof host_mistakes / sizeof host_mistakes[0]));
+    tc = grade_case(s, GRADE_MARKED, 300);
+    tcase_add_loop_test(tc, marked_kernel_gets_its_verdict, 0, marked_half);
+    tc = grade_case(s, GRADE_MARKED_2, 300);
+    tcase_add_loop_test(tc, marked_kernel_gets_its_verdict, marked_half, first_marked_of_lab10());
+    tc = grade_case(s, GRADE_LAB10, 300);
+    tcase_add_loop_test(tc, fixture_gets_its_verdict, first_fixture_of_lab10(), FIXTURE_COUNT);
+    tcase_add_loop_test(tc, marked_kernel_gets_its_verdict, first_marked_of_lab10(), MARKED_COUNT);
+    tcase_add_test(tc, a_histogram_timed_run_counts_once);
+    tc = grade_case(s, GRADE_SOLUTIONS, 300);
+    tcase_add_test(tc, both_judges_must_agree);
     tcase_add_test(tc, broken_oclgrind_is_not_claimed);
     tcase_add_test(tc, solutions_pass_every_lab);
+    tcase_add_test(tc, replays_one_case);
+    tcase_add_test(tc, setup_errors_exit_2);
+    tcase_add_loop_test(tc, json_and_junit_files, 0, 3);
+    tcase_add_loop_test(tc, classroom_totals, 0, 3);
+    tc = grade_case(s, GRADE_END_TO_END, 300);
     tcase_add_test(tc, stubs_score_nothing_and_fail_cleanly);
     tcase_add_test(tc, submission_of_one_lab_folder);
     tcase_add_test(tc, a_hang_costs_seconds);
     tcase_add_loop_test(tc, a_kernel_right_only_when_small_fails_its_timed_run, 0, 2);
     tcase_add_test(tc, no_speed_beside_a_failed_correctness_test);
-    tcase_add_test(tc, replays_one_case);
-    tcase_add_test(tc, setup_errors_exit_2);
-    tcase_add_loop_test(tc, json_and_junit_files, 0, 3);
-    tcase_add_loop_test(tc, classroom_totals, 0, 3);
-    suite_add_tcase(s, tc);
-    TCase *histogram = tcase_create("lab 10");
-    tcase_set_timeout(histogram, 300);
-    tcase_add_loop_test(histogram, fixture_gets_its_verdict, first_fixture_of_lab10(), FIXTURE_COUNT);
-    tcase_add_loop_test(histogram, marked_kernel_gets_its_verdict, first_marked_of_lab10(), MARKED_COUNT);
-    tcase_add_test(histogram, a_histogram_timed_run_counts_once);
-    suite_add_tcase(s, histogram);
     /* Under load every stage takes longer: its own, longer deadline. */
-    TCase *load = tcase_create("under load");
-    tcase_set_timeout(load, 900);
-    tcase_add_test(load, solutions_keep_full_marks_under_load);
-    suite_add_tcase(s, load);
+    tc = grade_case(s, GRADE_LOAD, 900);
+    tcase_add_test(tc, solutions_keep_full_marks_under_load);
     return s;
 }

@@ -138,19 +138,27 @@ START_TEST(broken_oclgrind_costs_a_right_kernel_nothing)
 }
 END_TEST
 
+enum { SANITIZE_LOG, SANITIZE_SOLUTIONS, SANITIZE_OCLGRIND };
+const char *const sanitize_cases[] = {[SANITIZE_LOG] = "log", [SANITIZE_SOLUTIONS] = "solutions",
+                                      [SANITIZE_OCLGRIND] = "oclgrind", NULL};
+
 Suite *sanitize_suite(void)
 {
     Suite *s = suite_create("sanitize");
-    TCase *unit = tcase_create("log"), *end_to_end = tcase_create("oclgrind");
+    TCase *unit = tcase_create(sanitize_cases[SANITIZE_LOG]);
+    TCase *solutions = tcase_create(sanitize_cases[SANITIZE_SOLUTIONS]);
+    TCase *end_to_end = tcase_create(sanitize_cases[SANITIZE_OCLGRIND]);
     tcase_add_test(unit, parses_and_groups_findings);
     tcase_add_test(unit, empty_log_has_no_findings);
+    tcase_set_timeout(solutions, 900);
+    tcase_add_test(solutions, solutions_have_no_findings);
     tcase_set_timeout(end_to_end, 900);
     tcase_add_loop_test(end_to_end, fixture_findings_are_deterministic, 0, 2);
-    tcase_add_test(end_to_end, solutions_have_no_findings);
     tcase_add_test(end_to_end, failure_is_explained_by_oclgrind);
     tcase_add_loop_test(end_to_end, oclgrinds_limits_cost_a_right_kernel_nothing, 0, 2);
     tcase_add_test(end_to_end, broken_oclgrind_costs_a_right_kernel_nothing);
     suite_add_tcase(s, unit);
+    suite_add_tcase(s, solutions);
     suite_add_tcase(s, end_to_end);
     return s;
 }

@@ -53,6 +53,10 @@ Suite *docs_suite(void);
 Suite *solutions_suite(void);
 Suite *grade_suite(void);
 
+/* The cases of the longest suites, each run by a process of its own in make check's parallel run (NULL-ended). */
+extern const char *const grade_cases[];
+extern const char *const sanitize_cases[];
+
 /* The maximum of every lab together, and the number of tests that count (not the informational speed tests):
    what "all" is graded out of. */
 double kit_points(void);
