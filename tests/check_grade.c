@@ -318,7 +318,7 @@ END_TEST
 START_TEST(solutions_pass_every_lab)
 {
     char *output, expected[128];
-    int status = grade("--solutions --quick all", &output);
+    int status = grade_once(GRADED_SOLUTIONS, 600, &output);
     kit_total(kit_points(), expected, sizeof expected);
     snprintf(expected + strlen(expected), sizeof expected - strlen(expected), ", %d of %d tests passed", kit_tests(),
              kit_tests());
@@ -524,32 +524,36 @@ END_TEST
 /* GitHub Classroom: the runner result through the reporter's arithmetic (points: the sum of the listed tests'
    scores; maximum: max_score), for a full, a partial and a broken submission of every lab. */
 static const struct {
-    const char *arguments;
-    double points; /* < 0: the kit's maximum */
+    const char *arguments; /* NULL: the solutions, graded once for several tests (GRADED_SOLUTIONS) */
+    double points;         /* < 0: the kit's maximum */
     const char *status;
 } classroom[] = {
-    {"--solutions all", -1, "pass"},
+    {NULL, -1, "pass"},
     {"--submission tests/fixtures/realworld/gridstride all", 10, "fail"}, /* lab 2's kernel only */
     {"--submission tests/fixtures/lab1/compile-error all", 0, "fail"},
 };
 
 START_TEST(classroom_totals)
 {
-    char arguments[512], expected[64], *output;
-    snprintf(arguments, sizeof arguments, "--quick %s --classroom build/check-classroom.b64", classroom[_i].arguments);
+    char arguments[512], expected[64], command[1024], *output;
+    const char *file = classroom[_i].arguments ? "build/check-classroom.b64" : GRADED_SOLUTIONS_CLASSROOM;
+    int status;
+    if (classroom[_i].arguments)
+        snprintf(arguments, sizeof arguments, "--quick %s --classroom %s", classroom[_i].arguments, file);
     snprintf(expected, sizeof expected, "%g/%g %s", classroom[_i].points < 0 ? kit_points() : classroom[_i].points,
              kit_points(), classroom[_i].status);
-    int status = grade(arguments, &output);
+    status = classroom[_i].arguments ? grade(arguments, &output) : grade_once(GRADED_SOLUTIONS, 600, &output);
     free(output);
     ck_assert_msg(status <= 1, "status %d", status);
-    status = run_in_kit("/usr/bin/python3 -c 'import base64, json\n"
-                        "d = json.loads(base64.b64decode(open(\"build/check-classroom.b64\").read()))\n"
-                        "assert d[\"tests\"] and all(t[\"max_score\"] > 0 for t in d[\"tests\"])\n"
-                        "assert all(isinstance(t[\"line_no\"], int) for t in d[\"tests\"])\n"
-                        "print(\"%g/%g %s\" % (sum(t[\"score\"] for t in d[\"tests\"]), d[\"max_score\"], d[\"status\"]))'",
-                        30, &output);
+    snprintf(command, sizeof command, "/usr/bin/python3 -c 'import base64, json, sys\n"
+             "d = json.loads(base64.b64decode(open(sys.argv[1]).read()))\n"
+             "assert d[\"tests\"] and all(t[\"max_score\"] > 0 for t in d[\"tests\"])\n"
+             "assert all(isinstance(t[\"line_no\"], int) for t in d[\"tests\"])\n"
+             "print(\"%%g/%%g %%s\" %% (sum(t[\"score\"] for t in d[\"tests\"]), d[\"max_score\"], d[\"status\"]))' %s",
+             file);
+    status = run_in_kit(command, 30, &output);
     ck_assert_msg(status == 0 && strncmp(output, expected, strlen(expected)) == 0, "%s: expected %s, got %s",
-                  classroom[_i].arguments, expected, output);
+                  classroom[_i].arguments ? classroom[_i].arguments : GRADED_SOLUTIONS, expected, output);
     free(output);
 }
 END_TEST

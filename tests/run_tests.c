@@ -6,6 +6,9 @@
 #include "timing.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <sys/file.h>
+#include <sys/resource.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -27,6 +30,50 @@ int run_in_kit(const char *command, int timeout_s, char **output)
     if (outcome.end == SANDBOX_TIMED_OUT)
         return 124;
     return outcome.code;
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+int grade_once(const char *arguments, int timeout_s, char **output)
+{
+    char base[128], path[160], command[1024];
+    unsigned long hash = 5381;
+    size_t length = 0;
+    int status;
+    for (const char *c = arguments; *c; c++)
+        hash = hash * 33 + (unsigned char)*c;
+    snprintf(base, sizeof base, CHECK_SHARED "/%016lx", hash);
+    snprintf(path, sizeof path, "%s.lock", base);
+    int lock = open(path, O_RDWR | O_CREAT, 0644);
+    if (lock < 0 || flock(lock, LOCK_EX) != 0) /* then each test grades on its own */
+        fprintf(stderr, "grade_once: cannot lock %s: %s\n", path, strerror(errno));
+    snprintf(path, sizeof path, "%s.status", base);
+    char *kept = scratch_read_untrusted(path, 64, &length);
+    if (kept) {
+        status = atoi(kept);
+        snprintf(path, sizeof path, "%s.out", base);
+        *output = scratch_read_untrusted(path, 1 << 24, &length);
+        *output = *output ? *output : strdup("");
+    } else {
+        snprintf(command, sizeof command, "NO_COLOR=1 ./grade %s 2>&1", arguments);
+        status = run_in_kit(command, timeout_s, output);
+        snprintf(path, sizeof path, "%s.out", base);
+        write_file(path, *output);
+        snprintf(command, sizeof command, "%d\n", status);
+        snprintf(path, sizeof path, "%s.status", base);
+        write_file(path, command); /* last: a status kept means its output is whole */
+    }
+    free(kept);
+    if (lock >= 0)
+        close(lock);
+    return status;
 }
 
 double kit_points(void)
@@ -98,6 +145,7 @@ struct unit {
     Suite *(*make)(void);
     const char *tcase; /* NULL: the whole suite */
     int seconds, alone, order, ok;
+    double cpu_s; /* user and system time of its process and all it waited for */
     pid_t pid;
     double started;
     char log[160];
@@ -179,13 +227,16 @@ static void start_unit(struct unit *u)
 }
 
 /* Prints a finished unit's log whole (its failures name the test and say why); adds its counts. */
-static void report_unit(struct unit *u, int status, int *tests, int *failures)
+static void report_unit(struct unit *u, int status, const struct rusage *use, int *tests, int *failures)
 {
     size_t length = 0;
     char *log = scratch_read_untrusted(u->log, 1 << 24, &length);
     int run = 0, failed = 0;
     u->ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-    printf("--- %s (%.0f s)%s\n%s", u->name, clk_now_s() - u->started, u->ok ? "" : ": FAILED", log ? log : "");
+    u->cpu_s = (double)use->ru_utime.tv_sec + use->ru_utime.tv_usec / 1e6 + (double)use->ru_stime.tv_sec +
+               use->ru_stime.tv_usec / 1e6;
+    printf("--- %s (%.0f s, %.0f s of CPU)%s\n%s", u->name, clk_now_s() - u->started, u->cpu_s,
+           u->ok ? "" : ": FAILED", log ? log : "");
     for (char *at = log; at && (at = strstr(at, "\nunit ")) != NULL; at++)
         if (sscanf(at + 1, "unit %*[^:]: %d tests, %d failed", &run, &failed) == 2)
             break;
@@ -216,17 +267,21 @@ static int run_parallel(int jobs)
                (next == 0 || !units[next - 1].alone || running == 0))
             start_unit(&units[next++]), running++;
         int status;
-        pid_t pid = wait(&status);
+        struct rusage use;
+        pid_t pid = wait4(-1, &status, 0, &use);
         for (size_t i = 0; pid > 0 && i < next; i++)
             if (units[i].pid == pid) {
-                report_unit(&units[i], status, &tests, &failures);
+                report_unit(&units[i], status, &use, &tests, &failures);
                 bad_units += !units[i].ok;
                 units[i].pid = 0;
                 running--, done++;
             }
     }
-    printf("check: %d tests, %d failed, in %zu units (%d failed) in %.0f s\n", tests, failures, n, bad_units,
-           clk_now_s() - started);
+    double cpu_s = 0.0;
+    for (size_t i = 0; i < n; i++)
+        cpu_s += units[i].cpu_s;
+    printf("check: %d tests, %d failed, in %zu units (%d failed) in %.0f s, %.0f s of CPU\n", tests, failures, n,
+           bad_units, clk_now_s() - started, cpu_s);
     for (size_t i = 0; i < n; i++)
         if (!units[i].ok)
             printf("check: FAILED: %s (see its log above, or %s)\n", units[i].name, units[i].log);
@@ -236,6 +291,9 @@ static int run_parallel(int jobs)
 int main(int argc, char **argv)
 {
     sandbox_init();
+    /* What grade_once keeps lasts one run of the tests. */
+    if (system("rm -rf " CHECK_SHARED " && mkdir -p " CHECK_SHARED) != 0)
+        fprintf(stderr, "run_tests: cannot empty " CHECK_SHARED "\n");
     if (argc == 3 && strcmp(argv[1], "--jobs") == 0)
         return run_parallel(atoi(argv[2]));
     SRunner *runner = srunner_create(suites[0].make());

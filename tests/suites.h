@@ -68,4 +68,16 @@ void kit_total(double score, char *text, size_t size);
 /* Runs a shell command from the kit's root with a time limit; returns its exit status (or 128+signal) and its output. */
 int run_in_kit(const char *command, int timeout_s, char **output);
 
+/* Runs NO_COLOR=1 ./grade ARGUMENTS (its output and errors together) once in a run of the tests, however many tests
+   ask for it, side by side or in turn: the first grades, the others wait and get the same status and output. */
+int grade_once(const char *arguments, int timeout_s, char **output);
+
+/* Where grade_once keeps what it graded, emptied as the tests start. */
+#define CHECK_SHARED "build/check-shared"
+
+/* The grading of the solutions that several tests assert on: every lab, quick, seed 1 (the handout's expected
+   outputs), every case shown, with GitHub Classroom's result in GRADED_SOLUTIONS_CLASSROOM. */
+#define GRADED_SOLUTIONS_CLASSROOM CHECK_SHARED "/solutions.b64"
+#define GRADED_SOLUTIONS "--solutions --quick --seed 1 -v --classroom " GRADED_SOLUTIONS_CLASSROOM " all"
+
 #endif
