@@ -161,7 +161,7 @@ Suite *docs_suite(void)
     tcase_add_test(tc, an_edited_table_is_caught);
     suite_add_tcase(s, tc);
     TCase *drawn = tcase_create("diagrams and labs");
-    tcase_set_timeout(drawn, 600);
+    tcase_set_timeout(drawn, 900);
     tcase_add_test(drawn, every_figure_renders);
     tcase_add_test(drawn, a_broken_figure_is_caught);
     tcase_add_test(drawn, charts_match_the_data_and_render);

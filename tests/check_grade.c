@@ -591,7 +591,7 @@ Suite *grade_suite(void)
     tcase_add_loop_test(tc, fixture_gets_its_verdict, first_fixture_of_lab10(), FIXTURE_COUNT);
     tcase_add_loop_test(tc, marked_kernel_gets_its_verdict, first_marked_of_lab10(), MARKED_COUNT);
     tcase_add_test(tc, a_histogram_timed_run_counts_once);
-    tc = grade_case(s, GRADE_SOLUTIONS, 300);
+    tc = grade_case(s, GRADE_SOLUTIONS, 900); /* three gradings of every lab, side by side with other units */
     tcase_add_test(tc, both_judges_must_agree);
     tcase_add_test(tc, broken_oclgrind_is_not_claimed);
     tcase_add_test(tc, solutions_pass_every_lab);
