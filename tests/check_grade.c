@@ -225,13 +225,12 @@ static const struct {
 
 START_TEST(failure_names_its_cause)
 {
-    char arguments[512], *output, *json, command[512];
-    snprintf(arguments, sizeof arguments, "--quick --json build/check-cause.json --submission tests/fixtures/%s %s",
-             causes[_i].fixture, causes[_i].lab);
-    ck_assert_int_eq(grade(arguments, &output), 1);
-    snprintf(command, sizeof command, "/usr/bin/python3 -c 'import json; t = [t for t in json.load(open("
-             "\"build/check-cause.json\"))[\"tests\"] if t[\"name\"] == \"%s: %s\"][0]; "
-             "print(t.get(\"extra_data\", {}).get(\"cause\"), t[\"status\"])'", causes[_i].lab, causes[_i].test);
+    char file[512], *output, *json, command[1024];
+    ck_assert_int_eq(grade_fixture(causes[_i].fixture, causes[_i].lab, "", &output, file, sizeof file), 1);
+    snprintf(command, sizeof command, "/usr/bin/python3 -c 'import json, sys; t = [t for t in json.load(open("
+             "sys.argv[1]))[\"tests\"] if t[\"name\"] == \"%s: %s\"][0]; "
+             "print(t.get(\"extra_data\", {}).get(\"cause\"), t[\"status\"])' %s", causes[_i].lab, causes[_i].test,
+             file);
     ck_assert_int_eq(run_in_kit(command, 30, &json), 0);
     char expected[128];
     snprintf(expected, sizeof expected, "%s %s\n", causes[_i].cause, causes[_i].passed ? "passed" : "failed");
@@ -244,11 +243,8 @@ END_TEST
 
 START_TEST(fixture_gets_its_verdict)
 {
-    char arguments[256], *output;
-    int status;
-    snprintf(arguments, sizeof arguments, "--quick --timeout 60 --submission tests/fixtures/%s %s %s",
-             fixtures[_i].fixture, fixtures[_i].lab, fixtures[_i].options ? fixtures[_i].options : "");
-    status = grade(arguments, &output);
+    char json[512], *output;
+    int status = grade_fixture(fixtures[_i].fixture, fixtures[_i].lab, fixtures[_i].options, &output, json, sizeof json);
     ck_assert_msg(status == 1, "%s: expected exit 1, got %d\n%s", fixtures[_i].fixture, status, output);
     ck_assert_msg(strstr(output, fixtures[_i].expected), "%s: no '%s' in\n%s", fixtures[_i].fixture,
                   fixtures[_i].expected, output);
@@ -272,10 +268,8 @@ static void assert_mark(const char *fixture, const char *output, const char *tes
 
 START_TEST(host_mistake_costs_the_host_points)
 {
-    char arguments[256], *output;
-    snprintf(arguments, sizeof arguments, "--quick --submission tests/fixtures/%s %s", host_mistakes[_i].fixture,
-             host_mistakes[_i].lab);
-    int status = grade(arguments, &output);
+    char json[512], *output;
+    int status = grade_fixture(host_mistakes[_i].fixture, host_mistakes[_i].lab, "", &output, json, sizeof json);
     ck_assert_msg(status == 1 && strstr(output, host_mistakes[_i].score) && strstr(output, "\u2717 host program") &&
                   strstr(output, host_mistakes[_i].reason), "%s: status %d, expected %s and '%s'\n%s",
                   host_mistakes[_i].fixture, status, host_mistakes[_i].score, host_mistakes[_i].reason, output);
@@ -302,10 +296,8 @@ END_TEST
 
 START_TEST(marked_kernel_gets_its_verdict)
 {
-    char arguments[256], *output;
-    snprintf(arguments, sizeof arguments, "--quick --submission tests/fixtures/%s %s", marked[_i].fixture,
-             marked[_i].lab);
-    int status = grade(arguments, &output);
+    char json[512], *output;
+    int status = grade_fixture(marked[_i].fixture, marked[_i].lab, "", &output, json, sizeof json);
     ck_assert_msg(status == 1, "%s: exit %d\n%s", marked[_i].fixture, status, output);
     assert_mark(marked[_i].fixture, output, "exact cases", marked[_i].exact);
     assert_mark(marked[_i].fixture, output, "real cases", marked[_i].real);
