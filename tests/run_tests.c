@@ -125,7 +125,7 @@ static const struct {
     SUITE(docs),      SUITE(solutions), SUITE(grade),    SUITE(batch),     SUITE(slurm),     SUITE(html),
     SUITE(runner),    SUITE(gradescope), SUITE(release), SUITE(sanitize),  SUITE(technique), SUITE(counts),
     SUITE(layout),    SUITE(harness),   SUITE(mismatch), SUITE(text),      SUITE(registry),  SUITE(rules),
-    SUITE(scratch),
+    SUITE(scratch),   SUITE(session),
 };
 #define SUITE_COUNT (sizeof suites / sizeof suites[0])
 

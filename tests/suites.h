@@ -47,6 +47,7 @@ Suite *gradescope_suite(void);
 Suite *safetext_suite(void);
 Suite *rules_suite(void);
 Suite *scratch_suite(void);
+Suite *session_suite(void);
 Suite *release_suite(void);
 Suite *workflows_suite(void);
 Suite *docs_suite(void);
