@@ -1,4 +1,5 @@
-/* Runs every Check suite of the kit; the exit status is non-zero when any test fails. */
+/* Runs every Check suite of the kit, in turn, or side by side in processes of their own (--jobs N, as make check
+   does); the exit status is non-zero when any test fails. */
 #include "suites.h"
 
 #include "sandbox/sandbox.h"
@@ -7,16 +8,15 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <sys/file.h>
-#include <sys/resource.h>
 #include <fcntl.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 int run_in_kit(const char *command, int timeout_s, char **output)
 {
@@ -78,12 +78,12 @@ int grade_once(const char *arguments, int timeout_s, char **output)
 
 int grade_fixture(const char *fixture, const char *lab, const char *options, char **output, char *json, size_t size)
 {
-    char arguments[1024];
-    size_t at = snprintf(json, size, CHECK_SHARED "/%s-%s-%s", fixture, lab, options ? options : "");
-    for (char *c = json + strlen(CHECK_SHARED "/"); *c; c++)
+    char arguments[1024], name[400];
+    snprintf(name, sizeof name, "%s-%s-%s", fixture, lab, options ? options : "");
+    for (char *c = name; *c; c++)
         if (!isalnum((unsigned char)*c))
             *c = '-';
-    snprintf(json + (at < size ? at : size - 1), size - (at < size ? at : size - 1), ".json");
+    snprintf(json, size, CHECK_SHARED "/%s.json", name);
     snprintf(arguments, sizeof arguments, "--quick --timeout 60 --json %s --submission tests/fixtures/%s %s %s", json,
              fixture, lab, options ? options : "");
     return grade_once(arguments, 240, output);
