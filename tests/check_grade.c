@@ -559,7 +559,8 @@ START_TEST(classroom_totals)
 }
 END_TEST
 
-/* The suite's cases: make check runs each in a process of its own, side by side (the marked kernels in two halves). */
+/* The suite's cases: make check runs each in a process of its own, side by side (the marked kernels in two halves,
+   the second with the causes and host mistakes). */
 enum { GRADE_FIXTURES, GRADE_MARKED, GRADE_MARKED_2, GRADE_LAB10, GRADE_SOLUTIONS, GRADE_END_TO_END, GRADE_LOAD };
 const char *const grade_cases[] = {
     [GRADE_FIXTURES] = "fixtures",   [GRADE_MARKED] = "marked",         [GRADE_MARKED_2] = "marked, second half",
@@ -581,13 +582,13 @@ Suite *grade_suite(void)
     int marked_half = first_marked_of_lab10() / 2;
     TCase *tc = grade_case(s, GRADE_FIXTURES, 300);
     tcase_add_loop_test(tc, fixture_gets_its_verdict, 0, first_fixture_of_lab10());
-    tcase_add_loop_test(tc, failure_names_its_cause, 0, (int)(sizeof causes / sizeof causes[0]));
-    tcase_add_loop_test(tc, host_mistake_costs_the_host_points, 0,
-                        (int)(sizeof host_mistakes / sizeof host_mistakes[0]));
     tc = grade_case(s, GRADE_MARKED, 300);
     tcase_add_loop_test(tc, marked_kernel_gets_its_verdict, 0, marked_half);
     tc = grade_case(s, GRADE_MARKED_2, 300);
     tcase_add_loop_test(tc, marked_kernel_gets_its_verdict, marked_half, first_marked_of_lab10());
+    tcase_add_loop_test(tc, failure_names_its_cause, 0, (int)(sizeof causes / sizeof causes[0]));
+    tcase_add_loop_test(tc, host_mistake_costs_the_host_points, 0,
+                        (int)(sizeof host_mistakes / sizeof host_mistakes[0]));
     tc = grade_case(s, GRADE_LAB10, 300);
     tcase_add_loop_test(tc, fixture_gets_its_verdict, first_fixture_of_lab10(), FIXTURE_COUNT);
     tcase_add_loop_test(tc, marked_kernel_gets_its_verdict, first_marked_of_lab10(), MARKED_COUNT);
