@@ -310,13 +310,12 @@ static const struct {
 
 START_TEST(failure_names_its_cause)
 {
-    char arguments[512], *output, *json, command[512];
-    snprintf(arguments, sizeof arguments, "--quick --json build/check-cause.json --submission tests/fixtures/%s %s",
-             causes[_i].fixture, causes[_i].lab);
-    ck_assert_int_eq(grade(arguments, &output), 1);
-    snprintf(command, sizeof command, "/usr/bin/python3 -c 'import json; t = [t for t in json.load(open("
-             "\"build/check-cause.json\"))[\"tests\"] if t[\"name\"] == \"%s: %s\"][0]; "
-             "print(t.get(\"extra_data\", {}).get(\"cause\"), t[\"status\"])'", causes[_i].lab, causes[_i].test);
+    char file[512], *output, *json, command[1024];
+    ck_assert_int_eq(grade_fixture(causes[_i].fixture, causes[_i].lab, "", &output, file, sizeof file), 1);
+    snprintf(command, sizeof command, "/usr/bin/python3 -c 'import json, sys; t = [t for t in json.load(open("
+             "sys.argv[1]))[\"tests\"] if t[\"name\"] == \"%s: %s\"][0]; "
+             "print(t.get(\"extra_data\", {}).get(\"cause\"), t[\"status\"])' %s", causes[_i].lab, causes[_i].test,
+             file);
     ck_assert_int_eq(run_in_kit(command, 30, &json), 0);
     char expected[128];
     snprintf(expected, sizeof expected, "%s %s\n", causes[_i].cause, causes[_i].passed ? "passed" : "failed");
@@ -329,11 +328,8 @@ END_TEST
 
 START_TEST(fixture_gets_its_verdict)
 {
-    char arguments[256], *output;
-    int status;
-    snprintf(arguments, sizeof arguments, "--quick --timeout 60 --submission tests/fixtures/%s %s %s",
-             fixtures[_i].fixture, fixtures[_i].lab, fixtures[_i].options ? fixtures[_i].options : "");
-    status = grade(arguments, &output);
+    char json[512], *output;
+    int status = grade_fixture(fixtures[_i].fixture, fixtures[_i].lab, fixtures[_i].options, &output, json, sizeof json);
     ck_assert_msg(status == 1, "%s: expected exit 1, got %d\n%s", fixtures[_i].fixture, status, output);
     ck_assert_msg(strstr(output, fixtures[_i].expected), "%s: no '%s' in\n%s", fixtures[_i].fixture,
                   fixtures[_i].expected, output);
@@ -357,10 +353,8 @@ static void assert_mark(const char *fixture, const char *output, const char *tes
 
 START_TEST(host_mistake_costs_the_host_points)
 {
-    char arguments[256], *output;
-    snprintf(arguments, sizeof arguments, "--quick --submission tests/fixtures/%s %s", host_mistakes[_i].fixture,
-             host_mistakes[_i].lab);
-    int status = grade(arguments, &output);
+    char json[512], *output;
+    int status = grade_fixture(host_mistakes[_i].fixture, host_mistakes[_i].lab, "", &output, json, sizeof json);
     ck_assert_msg(status == 1 && strstr(output, host_mistakes[_i].score) && strstr(output, "\u2717 host program") &&
                   strstr(output, host_mistakes[_i].reason), "%s: status %d, expected %s and '%s'\n%s",
                   host_mistakes[_i].fixture, status, host_mistakes[_i].score, host_mistakes[_i].reason, output);
@@ -403,9 +397,8 @@ END_TEST
 /* Grades fixture (a kernel without a host program, which fails) and asserts a mark per kernel test. */
 static void assert_marks(const char *fixture, const char *lab, int exact, int real, int memory, int technique)
 {
-    char arguments[256], *output;
-    snprintf(arguments, sizeof arguments, "--quick --submission tests/fixtures/%s %s", fixture, lab);
-    int status = grade(arguments, &output);
+    char json[512], *output;
+    int status = grade_fixture(fixture, lab, "", &output, json, sizeof json);
     ck_assert_msg(status == 1, "%s: exit %d\n%s", fixture, status, output);
     assert_mark(fixture, output, "exact cases", exact);
     assert_mark(fixture, output, "real cases", real);
@@ -474,7 +467,7 @@ END_TEST
 START_TEST(solutions_pass_every_lab)
 {
     char *output, expected[128];
-    int status = grade("--solutions --quick all", &output);
+    int status = grade_once(GRADED_SOLUTIONS, 600, &output);
     kit_total(kit_points(), expected, sizeof expected);
     snprintf(expected + strlen(expected), sizeof expected - strlen(expected), ", %d of %d tests passed", kit_tests(),
              kit_tests());
@@ -708,85 +701,103 @@ END_TEST
 /* GitHub Classroom: the runner result through the reporter's arithmetic (points: the sum of the listed tests'
    scores; maximum: max_score), for a full, a partial and a broken submission of every lab. */
 static const struct {
-    const char *arguments;
-    double points; /* < 0: the kit's maximum */
+    const char *arguments; /* NULL: the solutions, graded once for several tests (GRADED_SOLUTIONS) */
+    double points;         /* < 0: the kit's maximum */
     const char *status;
 } classroom[] = {
-    {"--solutions all", -1, "pass"},
+    {NULL, -1, "pass"},
     {"--submission tests/fixtures/realworld/gridstride all", 10, "fail"}, /* lab 2's kernel only */
     {"--submission tests/fixtures/lab1/compile-error all", 0, "fail"},
 };
 
 START_TEST(classroom_totals)
 {
-    char arguments[512], expected[64], *output;
-    snprintf(arguments, sizeof arguments, "--quick %s --classroom build/check-classroom.b64", classroom[_i].arguments);
+    char arguments[512], expected[64], command[1024], *output;
+    const char *file = classroom[_i].arguments ? "build/check-classroom.b64" : GRADED_SOLUTIONS_CLASSROOM;
+    int status;
+    if (classroom[_i].arguments)
+        snprintf(arguments, sizeof arguments, "--quick %s --classroom %s", classroom[_i].arguments, file);
     snprintf(expected, sizeof expected, "%g/%g %s", classroom[_i].points < 0 ? kit_points() : classroom[_i].points,
              kit_points(), classroom[_i].status);
-    int status = grade(arguments, &output);
+    status = classroom[_i].arguments ? grade(arguments, &output) : grade_once(GRADED_SOLUTIONS, 600, &output);
     free(output);
     ck_assert_msg(status <= 1, "status %d", status);
-    status = run_in_kit("/usr/bin/python3 -c 'import base64, json\n"
-                        "d = json.loads(base64.b64decode(open(\"build/check-classroom.b64\").read()))\n"
-                        "assert d[\"tests\"] and all(t[\"max_score\"] > 0 for t in d[\"tests\"])\n"
-                        "assert all(isinstance(t[\"line_no\"], int) for t in d[\"tests\"])\n"
-                        "print(\"%g/%g %s\" % (sum(t[\"score\"] for t in d[\"tests\"]), d[\"max_score\"], d[\"status\"]))'",
-                        30, &output);
+    snprintf(command, sizeof command, "/usr/bin/python3 -c 'import base64, json, sys\n"
+             "d = json.loads(base64.b64decode(open(sys.argv[1]).read()))\n"
+             "assert d[\"tests\"] and all(t[\"max_score\"] > 0 for t in d[\"tests\"])\n"
+             "assert all(isinstance(t[\"line_no\"], int) for t in d[\"tests\"])\n"
+             "print(\"%%g/%%g %%s\" %% (sum(t[\"score\"] for t in d[\"tests\"]), d[\"max_score\"], d[\"status\"]))' %s",
+             file);
+    status = run_in_kit(command, 30, &output);
     ck_assert_msg(status == 0 && strncmp(output, expected, strlen(expected)) == 0, "%s: expected %s, got %s",
-                  classroom[_i].arguments, expected, output);
+                  classroom[_i].arguments ? classroom[_i].arguments : GRADED_SOLUTIONS, expected, output);
     free(output);
 }
 END_TEST
 
+/* The suite's cases: make check runs each in a process of its own, side by side (the marked kernels in two halves,
+   the second with the causes and host mistakes). */
+enum {
+    GRADE_FIXTURES, GRADE_MARKED, GRADE_MARKED_2, GRADE_LAB10, GRADE_LAB11, GRADE_LAB12, GRADE_REAL_WORLD,
+    GRADE_SOLUTIONS, GRADE_END_TO_END, GRADE_LOAD
+};
+const char *const grade_cases[] = {
+    [GRADE_FIXTURES] = "fixtures",   [GRADE_MARKED] = "marked",         [GRADE_MARKED_2] = "marked, second half",
+    [GRADE_LAB10] = "lab 10",        [GRADE_LAB11] = "lab 11",          [GRADE_LAB12] = "lab 12",
+    [GRADE_REAL_WORLD] = "real world", [GRADE_SOLUTIONS] = "solutions", [GRADE_END_TO_END] = "end to end",
+    [GRADE_LOAD] = "under load",     NULL,
+};
+
+static TCase *grade_case(Suite *s, int which, int timeout_s)
+{
+    TCase *tc = tcase_create(grade_cases[which]);
+    tcase_set_timeout(tc, timeout_s);
+    suite_add_tcase(s, tc);
+    return tc;
+}
+
 Suite *grade_suite(void)
 {
     Suite *s = suite_create("grade");
-    TCase *tc = tcase_create("end to end");
-    tcase_set_timeout(tc, 300);
+    int marked_half = first_marked_of_lab10() / 2;
+    TCase *tc = grade_case(s, GRADE_FIXTURES, 300);
     tcase_add_loop_test(tc, fixture_gets_its_verdict, 0, first_fixture_of_lab10());
-    tcase_add_loop_test(tc, marked_kernel_gets_its_verdict, 0, first_marked_of_lab10());
-    tcase_add_test(tc, both_judges_must_agree);
+    tc = grade_case(s, GRADE_MARKED, 300);
+    tcase_add_loop_test(tc, marked_kernel_gets_its_verdict, 0, marked_half);
+    tc = grade_case(s, GRADE_MARKED_2, 300);
+    tcase_add_loop_test(tc, marked_kernel_gets_its_verdict, marked_half, first_marked_of_lab10());
     tcase_add_loop_test(tc, failure_names_its_cause, 0, (int)(sizeof causes / sizeof causes[0]));
     tcase_add_loop_test(tc, host_mistake_costs_the_host_points, 0,
                         (int)(sizeof host_mistakes / sizeof host_mistakes[0]));
+    tc = grade_case(s, GRADE_LAB10, 300);
+    tcase_add_loop_test(tc, fixture_gets_its_verdict, first_fixture_of_lab10(), FIXTURE_COUNT);
+    tcase_add_loop_test(tc, marked_kernel_gets_its_verdict, first_marked_of_lab10(), MARKED_COUNT);
+    tcase_add_test(tc, a_histogram_timed_run_counts_once);
+    tc = grade_case(s, GRADE_SOLUTIONS, 900); /* three gradings of every lab, side by side with other units */
+    tcase_add_test(tc, both_judges_must_agree);
     tcase_add_test(tc, broken_oclgrind_is_not_claimed);
     tcase_add_test(tc, solutions_pass_every_lab);
+    tcase_add_test(tc, replays_one_case);
+    tcase_add_test(tc, setup_errors_exit_2);
+    tcase_add_loop_test(tc, json_and_junit_files, 0, 3);
+    tcase_add_loop_test(tc, classroom_totals, 0, 3);
+    tc = grade_case(s, GRADE_END_TO_END, 300);
     tcase_add_test(tc, stubs_score_nothing_and_fail_cleanly);
     tcase_add_test(tc, submission_of_one_lab_folder);
     tcase_add_test(tc, a_hang_costs_seconds);
     tcase_add_loop_test(tc, a_kernel_right_only_when_small_fails_its_timed_run, 0, 2);
     tcase_add_test(tc, no_speed_beside_a_failed_correctness_test);
-    tcase_add_test(tc, replays_one_case);
-    tcase_add_test(tc, setup_errors_exit_2);
-    tcase_add_loop_test(tc, json_and_junit_files, 0, 3);
-    tcase_add_loop_test(tc, classroom_totals, 0, 3);
-    suite_add_tcase(s, tc);
-    TCase *histogram = tcase_create("lab 10");
-    tcase_set_timeout(histogram, 300);
-    tcase_add_loop_test(histogram, fixture_gets_its_verdict, first_fixture_of_lab10(), FIXTURE_COUNT);
-    tcase_add_loop_test(histogram, marked_kernel_gets_its_verdict, first_marked_of_lab10(), MARKED_COUNT);
-    tcase_add_test(histogram, a_histogram_timed_run_counts_once);
-    suite_add_tcase(s, histogram);
-    TCase *scan = tcase_create("lab 11");
-    tcase_set_timeout(scan, 300);
-    tcase_add_loop_test(scan, scan_kernel_gets_its_verdict, 0, (int)(sizeof scans / sizeof scans[0]));
-    tcase_add_test(scan, scan_host_programs);
-    tcase_add_test(scan, a_scan_timed_run_is_the_whole_sequence);
-    suite_add_tcase(s, scan);
-    TCase *overlap = tcase_create("lab 12");
-    tcase_set_timeout(overlap, 300);
-    tcase_add_loop_test(overlap, schedule_gets_its_marks, 0, (int)(sizeof schedules / sizeof schedules[0]));
-    suite_add_tcase(s, overlap);
-    TCase *public_code = tcase_create("real world");
-    tcase_set_timeout(public_code, 300);
-    tcase_add_loop_test(public_code, public_kernel_gets_its_verdict, 0,
-                        (int)(sizeof public_kernels / sizeof public_kernels[0]));
-    suite_add_tcase(s, public_code);
+    tc = grade_case(s, GRADE_LAB11, 300);
+    tcase_add_loop_test(tc, scan_kernel_gets_its_verdict, 0, (int)(sizeof scans / sizeof scans[0]));
+    tcase_add_test(tc, scan_host_programs);
+    tcase_add_test(tc, a_scan_timed_run_is_the_whole_sequence);
+    tc = grade_case(s, GRADE_LAB12, 300);
+    tcase_add_loop_test(tc, schedule_gets_its_marks, 0, (int)(sizeof schedules / sizeof schedules[0]));
+    tc = grade_case(s, GRADE_REAL_WORLD, 300);
+    tcase_add_loop_test(tc, public_kernel_gets_its_verdict, 0, (int)(sizeof public_kernels / sizeof public_kernels[0]));
     /* Under load every stage takes longer: its own, longer deadline. */
-    TCase *load = tcase_create("under load");
-    tcase_set_timeout(load, 900);
-    tcase_add_test(load, solutions_keep_full_marks_under_load);
-    tcase_add_test(load, gradings_side_by_side_keep_full_marks);
-    suite_add_tcase(s, load);
+    tc = grade_case(s, GRADE_LOAD, 900);
+    tcase_add_test(tc, solutions_keep_full_marks_under_load);
+    tcase_add_test(tc, gradings_side_by_side_keep_full_marks);
     return s;
 }

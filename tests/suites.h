@@ -56,6 +56,10 @@ Suite *grade_suite(void);
 Suite *predict_suite(void);
 Suite *trace_suite(void);
 
+/* The cases of the longest suites, each run by a process of its own in make check's parallel run (NULL-ended). */
+extern const char *const grade_cases[];
+extern const char *const sanitize_cases[];
+
 /* The maximum of every lab together, and the number of tests that count (not the informational speed tests):
    what "all" is graded out of. */
 double kit_points(void);
@@ -66,5 +70,21 @@ void kit_total(double score, char *text, size_t size);
 
 /* Runs a shell command from the kit's root with a time limit; returns its exit status (or 128+signal) and its output. */
 int run_in_kit(const char *command, int timeout_s, char **output);
+
+/* Runs NO_COLOR=1 ./grade ARGUMENTS (its output and errors together) once in a run of the tests, however many tests
+   ask for it, side by side or in turn: the first grades, the others wait and get the same status and output. */
+int grade_once(const char *arguments, int timeout_s, char **output);
+
+/* Grades tests/fixtures/FIXTURE's LAB with --quick --timeout 60 and OPTIONS through grade_once, so that the tests
+   that assert on one fixture share its grading; json gets the path of its Gradescope results. */
+int grade_fixture(const char *fixture, const char *lab, const char *options, char **output, char *json, size_t size);
+
+/* Where grade_once keeps what it graded, emptied as the tests start. */
+#define CHECK_SHARED "build/check-shared"
+
+/* The grading of the solutions that several tests assert on: every lab, quick, seed 1 (the handout's expected
+   outputs), every case shown, with GitHub Classroom's result in GRADED_SOLUTIONS_CLASSROOM. */
+#define GRADED_SOLUTIONS_CLASSROOM CHECK_SHARED "/solutions.b64"
+#define GRADED_SOLUTIONS "--solutions --quick --seed 1 -v --classroom " GRADED_SOLUTIONS_CLASSROOM " all"
 
 #endif
