@@ -22,9 +22,11 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Adds every test of lab that result lacks, failed with why and its full points (speed: reported), and puts the
-   tests in report order, so that a lab's maximum is the same whatever ran. */
-static void complete_lab(const struct grade_lab_spec *lab, const char *why, struct grade_lab_result *result)
+/* Adds every test of lab that result lacks, failed with why and its full points (speed: the course's, pending
+   where pending_speed says it was left untimed by choice, such as --quick), and puts the tests in report order,
+   so that a lab's maximum is the same whatever ran. */
+static void complete_lab(const struct grading *g, const struct grade_lab_spec *lab, const char *why,
+                         int pending_speed, struct grade_lab_result *result)
 {
     struct grade_test ordered[GRADE_MAX_TESTS];
     int count = 0;
@@ -34,10 +36,13 @@ static void complete_lab(const struct grade_lab_spec *lab, const char *why, stru
         for (int t = 0; name && t < result->test_count; t++)
             found |= strcmp(result->tests[t].name, name) == 0;
         if (name && !found) {
-            struct grade_test *test = result_add(result, name, 0, labs_test_points(lab, (enum grade_test_kind)kind),
-                                                 0, why);
-            if (test)
-                test->informational = kind == GRADE_TEST_SPEED;
+            double points = kind == GRADE_TEST_SPEED ? course_speed_points(&g->course, lab)
+                                                     : labs_test_points(lab, (enum grade_test_kind)kind);
+            struct grade_test *test = result_add(result, name, 0, points, 0, why);
+            if (test && kind == GRADE_TEST_SPEED) {
+                test->informational = points <= 0;
+                test->pending = points > 0 && pending_speed;
+            }
         }
     }
     for (int kind = 0; kind < GRADE_TEST_KINDS; kind++)
@@ -140,7 +145,8 @@ static void withdraw_speed(const struct grade_lab_spec *lab, struct grade_lab_re
         struct grade_test *test = &result->tests[t];
         char *reason = strdup("not reported: the kernel fails a correctness test above (its cases looked right on "
                               "the device alone; a kernel must be right under the reference judge too)");
-        if (strcmp(test->name, name) != 0 || !test->reason || !strncmp(test->reason, "not ", 4) || !reason) {
+        if (strcmp(test->name, name) != 0 || !test->reason || (!strncmp(test->reason, "not ", 4) && !test->pending) ||
+            !reason) {
             free(reason);
             continue;
         }
@@ -148,6 +154,8 @@ static void withdraw_speed(const struct grade_lab_spec *lab, struct grade_lab_re
         test->reason = reason;
         test->metrics[0] = '\0';
         test->passed = 0;
+        test->score = 0;
+        test->pending = 0;
     }
 }
 
@@ -193,7 +201,7 @@ static int grade_lab(struct grading *g, const struct grade_lab_spec *lab, uint64
         why = g->cli->only_case >= 0 ? "not run: --case runs one case only" : g->cli->quick ? "not timed: --quick"
                                                                                            : "not run";
     }
-    complete_lab(lab, why, result);
+    complete_lab(g, lab, why, built == 1, result);
     munmap(b, sizeof *b);
     close_runs(g, lab, built == 1 && g->cli->solutions);
     return built == 2 ? 2 : 0;
@@ -210,7 +218,8 @@ int pipeline_run(struct grading *g, struct grade_lab_result *results)
         const struct grade_lab_spec *lab = registry_find(g->cli->labs[i]);
         if (clk_now_s() - g->started > g->cli->budget_s) {
             snprintf(results[i].lab, sizeof results[i].lab, "%s", lab->name);
-            complete_lab(lab, "not graded: the time budget for this submission (--budget) ran out", &results[i]);
+            complete_lab(g, lab, "not graded: the time budget for this submission (--budget) ran out", 0,
+                         &results[i]);
         } else {
             double started = clk_now_s();
             results[i].marked = started;
@@ -219,7 +228,8 @@ int pipeline_run(struct grading *g, struct grade_lab_result *results)
         }
         report_lab(&g->style, lab->title, &results[i]);
         for (int t = 0; t < results[i].test_count; t++)
-            all_passed &= results[i].tests[t].passed || results[i].tests[t].informational;
+            all_passed &= results[i].tests[t].passed || results[i].tests[t].informational ||
+                          results[i].tests[t].pending;
     }
     report_total(&g->style, results, g->cli->lab_count);
     return setup_failed ? 2 : all_passed ? 0 : 1;

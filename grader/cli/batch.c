@@ -294,7 +294,14 @@ static void csv_row(FILE *csv, const char *name, const struct grade_lab_result *
         fprintf(csv, ",%.2f", score);
     }
     fprintf(csv, ",%.2f,%.2f,", total, total_max);
-    csv_field(csv, status);
+    if (report_pending(results, count) > 0) { /* the columns stay; the status says what is not decided yet */
+        char text[160];
+        snprintf(text, sizeof text, "%s; %g points pending (speed, graded on the course's device)", status,
+                 report_pending(results, count));
+        csv_field(csv, text);
+    } else {
+        csv_field(csv, status);
+    }
     fputc('\n', csv);
 }
 

@@ -30,7 +30,9 @@ static const char usage[] =
     "  --merge DIR         write DIR/results/scores.csv from the tasks' results, in the class's order\n"
     "  --html DIR          with a class or --merge: also write a static HTML report (a page per student,\n"
     "                      mismatch maps, speed; the class's scores, pass rates, common failures)\n"
-    "  --quick             do not time the kernel (the speed test only reports, so the score is the same)\n"
+    "  --course FILE       the course file: which device's profile grades speed, and so each lab's speed\n"
+    "                      points (default: course.conf at the kit's root; none: speed is reported only)\n"
+    "  --quick             do not time the kernel (speed points, where the course gives some, stay pending)\n"
     "  --json FILE         write the results as Gradescope results.json\n"
     "  --junit FILE        write the results as JUnit XML\n"
     "  --classroom FILE    write the results as GitHub Classroom's runner result (base64, for its reporter)\n"
@@ -116,6 +118,7 @@ static int parse_valued(struct cli *cli, const char *arg, const char *value)
                           : strcmp(arg, "--merge") == 0      ? &cli->merge
                           : strcmp(arg, "--html") == 0       ? &cli->html
                           : strcmp(arg, "--bench-out") == 0  ? &cli->bench_out
+                          : strcmp(arg, "--course") == 0     ? &cli->course
                           : strcmp(arg, "--json") == 0       ? &cli->json
                           : strcmp(arg, "--junit") == 0      ? &cli->junit
                           : strcmp(arg, "--classroom") == 0  ? &cli->classroom
@@ -211,6 +214,7 @@ static const struct option options[] = {
     {.name = "timeout", .has_arg = required_argument, .val = OPT_VALUED},
     {.name = "budget", .has_arg = required_argument, .val = OPT_VALUED},
     {.name = "bench-out", .has_arg = required_argument, .val = OPT_VALUED},
+    {.name = "course", .has_arg = required_argument, .val = OPT_VALUED},
     {0},
 };
 

@@ -69,8 +69,9 @@ void calibrate_format(const char *lab, const char *what, const double *values, i
         clk_append(text, size, "%s.min_speedup = %.2f\n", lab, rule->min_speedup);
     if (rule->tile > 0)
         clk_append(text, size, "%s.tile = %d\n", lab, rule->tile);
-    clk_append(text, size, "%s.points = %g\n%s.mode = %s\n", lab, rule->points, lab,
-               rule->informational ? "informational" : "scored");
+    if (!rule->informational) /* points on an informational lab would be ignored: the parser refuses them */
+        clk_append(text, size, "%s.points = %g\n", lab, rule->points);
+    clk_append(text, size, "%s.mode = %s\n", lab, rule->informational ? "informational" : "scored");
     if (rule->note[0])
         clk_append(text, size, "%s.note = %s\n", lab, rule->note);
 }
