@@ -139,6 +139,12 @@ static int write_script(const struct grading *g, int dirfd, const char *dir, con
             g->cli->timeout_s);
     shell_quote(out, g->cli->device ? g->cli->device : g->cli->slurm_gpus > 0 ? "gpu" : "cpu");
     fprintf(out, "%s", g->cli->quick ? " --quick" : "");
+    if (g->course.path[0]) { /* every task grades for the same course, wherever it runs */
+        char *course = realpath(g->course.path, NULL);
+        fputs(" --course ", out);
+        shell_quote(out, course ? course : g->course.path);
+        free(course);
+    }
     for (int i = 0; i < g->cli->lab_count; i++)
         fprintf(out, " %s", g->cli->labs[i]);
     fputc('\n', out);

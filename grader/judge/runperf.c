@@ -186,6 +186,14 @@ static void where_it_counts(const struct lab_run *r, char *text, size_t size)
                  r->g->course.profile.device);
 }
 
+/* Whether the call on a busy device stands (see speed_stands_when_busy): a bandwidth lab's, without an interval,
+   only when met. */
+static int stands_when_busy(const struct lab_run *r, const struct wire_perf_done *d, int met)
+{
+    struct speed_estimate e = {.median = d->speedup, .low = d->low, .high = d->high, .count = d->pairs};
+    return met || (r->lab->perf.baseline_file && speed_stands_when_busy(&e, rule_of(r)->min_speedup));
+}
+
 /* The speed test's outcome for a timed run whose results are right, with its text and metrics: scored on the
    course's device, where a busy device may leave a result short of the threshold undecided. */
 static enum outcome report_timing(const struct lab_run *r, const struct grade_case *c,
@@ -199,7 +207,7 @@ static enum outcome report_timing(const struct lab_run *r, const struct grade_ca
     int is_busy = busy[0] != '\0';
     enum outcome outcome = speed_awarded(call) ? OUTCOME_MET : OUTCOME_NOT_MET;
     where_it_counts(r, text, TEXT_SIZE);
-    if (counts && here && is_busy && outcome != OUTCOME_MET) {
+    if (counts && here && is_busy && !stands_when_busy(r, done, outcome == OUTCOME_MET)) {
         snprintf(text, TEXT_SIZE, "not decided: %s while it was timed; grade again when it is free\n", busy);
         outcome = OUTCOME_PENDING;
     } else if (counts && !here)

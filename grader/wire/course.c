@@ -18,19 +18,21 @@ static char *trim(char *s)
     return s;
 }
 
-/* Loads the grading profile that value names: a file of profiles_dir, else relative to base_dir (or absolute). */
+/* Loads the grading profile that value names: beside the course file (or absolute), else a file of
+   profiles_dir. */
 static int load_profile(struct course *course, const char *value, const char *base_dir, const char *profiles_dir,
                         char *error, size_t error_size)
 {
     char why[512];
-    if (strchr(value, '/') == NULL && profiles_dir)
-        snprintf(course->profile_path, sizeof course->profile_path, "%s/%s", profiles_dir, value);
-    else if (value[0] == '/' || !base_dir)
+    if (value[0] == '/' || !base_dir)
         snprintf(course->profile_path, sizeof course->profile_path, "%s", value);
     else
         snprintf(course->profile_path, sizeof course->profile_path, "%s/%s", base_dir, value);
+    if (!clk_file_exists(course->profile_path) && value[0] != '/' && profiles_dir)
+        snprintf(course->profile_path, sizeof course->profile_path, "%s/%s", profiles_dir, value);
     if (!clk_file_exists(course->profile_path)) {
-        snprintf(error, error_size, "speed.profile: no profile %.600s", course->profile_path);
+        snprintf(error, error_size, "speed.profile: no profile %.300s beside the course file or in %.300s", value,
+                 profiles_dir ? profiles_dir : "grader/profiles");
         return -1;
     }
     /* Sizes as the profile's type gives them: read as a GPU's, and again as a CPU's where it says so. */
@@ -104,7 +106,7 @@ int course_load(const char *path, const char *profiles_dir, struct course *cours
     memset(course, 0, sizeof *course);
     if (!path)
         return 0;
-    if (!(text = clk_read_text(path, NULL))) {
+    if (!clk_file_exists(path) || !(text = clk_read_text(path, NULL))) {
         snprintf(error, error_size, "cannot read the course file %s", path);
         return -1;
     }

@@ -19,8 +19,8 @@ struct course {
     struct profile profile; /* the grading device's profile (its device names the device) */
 };
 
-/* Parses a course file's text: name = ..., speed.profile = FILE (a file of profiles_dir, or a path relative to the
-   course file's folder base_dir), or speed = informational; returns 0, or -1 with "line N: why" in error. */
+/* Parses a course file's text: name = ..., speed.profile = FILE (beside the course file, in its folder base_dir, or
+   absolute; else a file of profiles_dir), or speed = informational; returns 0, or -1 with "line N: why" in error. */
 int course_parse(const char *text, const char *base_dir, const char *profiles_dir, struct course *course,
                  char *error, size_t error_size);
 

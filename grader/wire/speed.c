@@ -55,6 +55,12 @@ int speed_may_stop(const struct speed_estimate *e, double threshold, double targ
     return elapsed_s > (close ? 2.0 * budget_s : budget_s);
 }
 
+int speed_stands_when_busy(const struct speed_estimate *e, double threshold)
+{
+    enum speed_call call = speed_decide(e, threshold);
+    return call == SPEED_NO_THRESHOLD || speed_awarded(call) || e->high * SPEED_BUSY_MARGIN < threshold;
+}
+
 int speed_awarded(enum speed_call call)
 {
     return call == SPEED_MET || call == SPEED_CLOSE;
