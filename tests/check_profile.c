@@ -169,6 +169,11 @@ START_TEST(committed_profiles_parse)
     char error[256] = "";
     ck_assert_msg(profile_load("grader/profiles", "no such device", 0, &p, error, sizeof error) == 0, "%s", error);
     ck_assert_msg(profile_load("grader/profiles", "no such device", 1, &p, error, sizeof error) == 0, "%s", error);
+    /* Calibration's records in the shipped GPU profiles: each scored threshold under the solution's lowest. */
+    ck_assert_int_eq(profile_load("grader/profiles", "NVIDIA H100 80GB HBM3", 1, &p, error, sizeof error), 0);
+    for (size_t i = 0; i < registry_count(); i++)
+        if (!p.labs[i].informational && p.labs[i].min_speedup > 0)
+            ck_assert_msg(p.labs[i].solution_low > p.labs[i].min_speedup, "%s", registry_lab(i)->name);
 }
 END_TEST
 

@@ -57,6 +57,10 @@ static int set_lab_field(const struct grade_lab_spec *lab, struct perf_rule *rul
     }
     if (strcmp(field, "min_speedup") == 0)
         return parse_double(value, &rule->min_speedup);
+    if (strcmp(field, "solution_low") == 0)
+        return parse_double(value, &rule->solution_low);
+    if (strcmp(field, "slow_high") == 0)
+        return parse_double(value, &rule->slow_high);
     if (strcmp(field, "min_peak_fraction") == 0)
         return parse_double(value, &rule->min_peak_fraction);
     if (strcmp(field, "points") == 0)
@@ -124,6 +128,16 @@ static int set_field(struct profile *profile, const char *key, const char *value
     return set_lab_key(profile, key, value);
 }
 
+double profile_margin(const struct perf_rule *rule)
+{
+    double slow = rule->slow_high > 0 ? rule->slow_high : 1.0, above, below;
+    if (rule->min_speedup <= 0)
+        return 0.0;
+    above = rule->solution_low > 0 ? rule->solution_low / rule->min_speedup : 1e9;
+    below = rule->min_speedup / slow;
+    return above < below ? above : below;
+}
+
 /* Every lab's keys must do what they say: points belong to a scored lab, and a scored lab needs a threshold and
    points; returns 0, or -1 with the lab and why in error. */
 static int check_rules(const struct profile *profile, char *error, size_t error_size)
@@ -138,6 +152,10 @@ static int check_rules(const struct profile *profile, char *error, size_t error_
         else if (!rule->informational && rule->min_speedup <= 0 && rule->min_peak_fraction <= 0)
             why = "a scored lab needs a threshold: set %s.min_speedup (or min_peak_fraction), or %s.mode = "
                   "informational";
+        else if (!rule->informational && rule->min_speedup > 0 && (rule->solution_low > 0 || rule->slow_high > 0) &&
+                 profile_margin(rule) < PROFILE_MIN_MARGIN)
+            why = "the threshold does not separate the solution from the known-slow submissions calibration "
+                  "recorded (%s.solution_low, %s.slow_high): calibrate again";
         if (why) {
             char text[256];
             snprintf(text, sizeof text, why, name, name);
