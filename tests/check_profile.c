@@ -238,6 +238,30 @@ START_TEST(course_errors_name_the_line)
     ck_assert_int_eq(course_load(path, "grader/profiles", &c, error, sizeof error), -1);
     ck_assert_ptr_nonnull(strstr(error, "names no device"));
     ck_assert_int_eq(course_load("/nonexistent/course.conf", "grader/profiles", &c, error, sizeof error), -1);
+    write_profile("course.conf", "contest = on\ncontest.tiers = 1.20:1, 1.05:2\n"); /* tiers must rise */
+    ck_assert_int_eq(course_load(path, "grader/profiles", &c, error, sizeof error), -1);
+    ck_assert_ptr_nonnull(strstr(error, "line 2"));
+}
+END_TEST
+
+/* The class contest is off unless the course turns it on; its tiers default to within 1.05x (2) and 1.20x (1). */
+START_TEST(course_contest_is_opt_in)
+{
+    struct course c;
+    char path[128], error[512] = "";
+    snprintf(path, sizeof path, "%s/course.conf", dir);
+    write_profile("course.conf", "name = x\n");
+    ck_assert_int_eq(course_load(path, "grader/profiles", &c, error, sizeof error), 0);
+    ck_assert_int_eq(c.contest, 0);
+    write_profile("course.conf", "contest = on\n");
+    ck_assert_int_eq(course_load(path, "grader/profiles", &c, error, sizeof error), 0);
+    ck_assert_int_eq(c.contest, 1);
+    ck_assert_int_eq(c.tier_count, 2);
+    ck_assert_double_eq(c.tiers[0].ratio, 1.05);
+    write_profile("course.conf", "contest = on\ncontest.tiers = 1.1:3, 1.5:1, 2:0.5\n");
+    ck_assert_msg(course_load(path, "grader/profiles", &c, error, sizeof error) == 0, "%s", error);
+    ck_assert_int_eq(c.tier_count, 3);
+    ck_assert_double_eq(c.tiers[2].points, 0.5);
 }
 END_TEST
 
@@ -280,6 +304,7 @@ Suite *profile_suite(void)
     tcase_add_test(tc, course_takes_points_from_its_profile);
     tcase_add_test(tc, course_errors_name_the_line);
     tcase_add_test(tc, shipped_gpu_profiles_score_speed);
+    tcase_add_test(tc, course_contest_is_opt_in);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -4,6 +4,7 @@
 #include "labs/spec.h"
 #include "labs/registry.h"
 #include "report/export.h"
+#include "report/contest.h"
 #include "report/html.h"
 #include "report/outfile.h"
 #include "judge/safetext.h"
@@ -578,6 +579,18 @@ int batch_report(const struct grading *g, const char *results_dir, const struct 
     return rc;
 }
 
+int batch_contest(const struct grading *g, const char *results_dir, const struct student *students, int count)
+{
+    const char **names;
+    int rc;
+    if (!g->course.contest)
+        return 0;
+    names = class_names(students, count);
+    rc = names ? contest_write(results_dir, names, count, &g->course) : -1;
+    free(names);
+    return rc;
+}
+
 int batch_run(struct grading *g)
 {
     static struct student students[BATCH_MAX_STUDENTS];
@@ -608,6 +621,8 @@ int batch_run(struct grading *g)
     if (rc == 0)
         fprintf(g->style.out, "wrote %s/scores.csv\n", results_dir);
     if (rc == 0 && g->cli->html && batch_report(g, results_dir, students, count) != 0)
+        rc = 2;
+    if (rc == 0 && batch_contest(g, results_dir, students, count) != 0)
         rc = 2;
     for (int i = 0; i < count; i++)
         free(students[i].path);

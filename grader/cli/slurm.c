@@ -477,6 +477,8 @@ int slurm_merge(struct grading *g)
         rc = missing ? 2 : 0;
         if (given->html && batch_report(g, results, students, count) != 0)
             rc = 2;
+        if (batch_contest(g, results, students, count) != 0)
+            rc = 2;
         g->cli = given;
     }
     if (fd >= 0)

@@ -205,7 +205,8 @@ static enum outcome report_timing(const struct lab_run *r, const struct grade_ca
     int counts = course_speed_points(&r->g->course, r->lab) > 0, here = course_grades_on(&r->g->course,
                                                                                           r->hello.device_name);
     int is_busy = busy[0] != '\0';
-    enum outcome outcome = speed_awarded(call) ? OUTCOME_MET : OUTCOME_NOT_MET;
+    /* Nothing to meet passes, as it always has: only a reported lab has no threshold (a scored one must). */
+    enum outcome outcome = speed_awarded(call) || call == SPEED_NO_THRESHOLD ? OUTCOME_MET : OUTCOME_NOT_MET;
     where_it_counts(r, text, TEXT_SIZE);
     if (counts && here && is_busy && !stands_when_busy(r, done, outcome == OUTCOME_MET)) {
         snprintf(text, TEXT_SIZE, "not decided: %s while it was timed; grade again when it is free\n", busy);

@@ -51,9 +51,44 @@ static int load_profile(struct course *course, const char *value, const char *ba
     return 0;
 }
 
+/* Parses "1.05:2, 1.20:1": ratios of at least 1, rising, with points; returns 0, or -1. */
+static int parse_tiers(struct course *course, const char *value)
+{
+    const char *p = value;
+    int count = 0;
+    while (*p) {
+        double ratio, points;
+        int used = 0;
+        if (count == COURSE_MAX_TIERS || sscanf(p, " %lf : %lf %n", &ratio, &points, &used) != 2 || ratio < 1.0 ||
+            points < 0 || (count && ratio <= course->tiers[count - 1].ratio))
+            return -1;
+        course->tiers[count++] = (struct course_tier){.ratio = ratio, .points = points};
+        p += used;
+        if (*p == ',')
+            p++;
+        else if (*p)
+            return -1;
+    }
+    course->tier_count = count;
+    return count ? 0 : -1;
+}
+
+static int set_contest(struct course *course, const char *key, const char *value)
+{
+    if (strcmp(key, "contest") == 0 && (strcmp(value, "on") == 0 || strcmp(value, "off") == 0)) {
+        course->contest = strcmp(value, "on") == 0;
+        return 0;
+    }
+    if (strcmp(key, "contest.tiers") == 0)
+        return parse_tiers(course, value);
+    return -1;
+}
+
 static int set_key(struct course *course, const char *key, const char *value, const char *base_dir,
                    const char *profiles_dir, char *error, size_t error_size)
 {
+    if (strncmp(key, "contest", 7) == 0 && set_contest(course, key, value) == 0)
+        return 0;
     if (strcmp(key, "name") == 0) {
         snprintf(course->name, sizeof course->name, "%s", value);
         return 0;
@@ -64,8 +99,8 @@ static int set_key(struct course *course, const char *key, const char *value, co
     }
     if (strcmp(key, "speed.profile") == 0)
         return load_profile(course, value, base_dir, profiles_dir, error, error_size);
-    snprintf(error, error_size, "unknown key or bad value for '%s' (expected name, speed.profile or "
-             "speed = informational)", key);
+    snprintf(error, error_size, "unknown key or bad value for '%.100s' (expected name, speed.profile, "
+             "speed = informational, contest = on|off or contest.tiers = 1.05:2, 1.20:1)", key);
     return -1;
 }
 
@@ -110,6 +145,9 @@ int course_load(const char *path, const char *profiles_dir, struct course *cours
         snprintf(error, error_size, "cannot read the course file %s", path);
         return -1;
     }
+    course->tiers[0] = (struct course_tier){.ratio = 1.05, .points = 2}; /* Aalto PPC's contest bands */
+    course->tiers[1] = (struct course_tier){.ratio = 1.20, .points = 1};
+    course->tier_count = 2;
     slash = strrchr(path, '/');
     snprintf(base, sizeof base, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
     snprintf(course->path, sizeof course->path, "%s", path);
