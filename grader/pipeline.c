@@ -212,8 +212,13 @@ int pipeline_run(struct grading *g, struct grade_lab_result *results)
     int all_passed = 1, setup_failed = 0;
     char layers[512];
     sandbox_layers(layers, sizeof layers);
-    fprintf(g->style.out, "grading %s with seed %llu (replay with --seed %llu)\nconfinement: %s\n\n", g->source_dir,
+    fprintf(g->style.out, "grading %s with seed %llu (replay with --seed %llu)\nconfinement: %s\n", g->source_dir,
             (unsigned long long)g->seed, (unsigned long long)g->seed, layers);
+    if (g->course.path[0]) /* where speed counts, said once before any test */
+        fprintf(g->style.out, "course: %s (%s): speed %s%s\n", g->course.name[0] ? g->course.name : "unnamed",
+                g->course.path, g->course.scores_speed ? "graded on " : "reported only, on every device",
+                g->course.scores_speed ? g->course.profile.device : "");
+    fputc('\n', g->style.out);
     for (int i = 0; i < g->cli->lab_count; i++) {
         const struct grade_lab_spec *lab = registry_find(g->cli->labs[i]);
         if (clk_now_s() - g->started > g->cli->budget_s) {
