@@ -218,7 +218,8 @@ docs:
 	$(Q)python3 docs/charts.py --write
 	$(Q)python3 docs/outputs.py --write HANDOUT.md
 	$(Q)python3 docs/numbers.py --write $(DOCS_WITH_FIGURES)
-	@echo "docs: diagrams and charts drawn, expected outputs run, figures in $(DOCS_WITH_FIGURES) filled from docs/results"
+	$(Q)python3 docs/answers.py --write
+	@echo "docs: diagrams and charts drawn, expected outputs run, figures in $(DOCS_WITH_FIGURES) filled from docs/results, labs/*/answers.md from the questions"
 
 # A versioned tarball of the instructor's kit, from the committed tree (tag the commit v$(VERSION)).
 dist:

@@ -6,7 +6,8 @@ A figure taken from the benchmark tables is written between markers,
     <!--n DEVICE LAB FIELD FORMAT-->3,368<!--/n-->
 
 where DEVICE is h200, h100 or pocl (the bench-*.csv of that device), LAB is a lab of the table (lab1, lab2, ...),
-FIELD is ms (the kernel's time), baseline_ms (its baseline's, timed beside it), rate (GB/s or GFLOP/s), tflops,
+FIELD is ms (the kernel's time), baseline_ms (its baseline's, timed beside it), rate (GB/s or GFLOP/s), peak (the
+copy bandwidth or FMA probe measured in the same run, in the rate's unit), tflops,
 percent (of the copy bandwidth or FMA peak), speedup (over the lab's baseline), baseline_rate, threshold (the
 profile's, 0 when it has none), clblast (the percentage of CLBlast's SGEMM), further_percent or further_speedup (the lab's going-further kernel: its share of the peak, its speedup over
 the solution), and FORMAT a Python format specification (",.0f", ".2f"). Without --write it
@@ -69,6 +70,7 @@ def figure(rows, lab, field):
         "ms": ms,
         "baseline_ms": float(row["baseline_ms"]),
         "rate": float(row["rate"]),
+        "peak": float(row["peak"]),
         "tflops": float(row["rate"]) / 1000.0,
         "percent": 100.0 * float(row["fraction"]),
         "speedup": float(row["speedup"]),

@@ -2,6 +2,7 @@
 
 #include "judge/devicerun.h"
 #include "judge/hostprog.h"
+#include "judge/predict.h"
 #include "judge/recheck.h"
 #include "labs/registry.h"
 #include "judge/runlab.h"
@@ -201,6 +202,8 @@ static int grade_lab(struct grading *g, const struct grade_lab_spec *lab, uint64
         why = g->cli->only_case >= 0 ? "not run: --case runs one case only" : g->cli->quick ? "not timed: --quick"
                                                                                            : "not run";
     }
+    /* Predictions show whether or not the kernel built: a student writes them before measuring. */
+    predict_test(g->source_dir, lab, &b->ref.counts, built == 1 && b->ref.counted, result);
     complete_lab(g, lab, why, built == 1, result);
     munmap(b, sizeof *b);
     close_runs(g, lab, built == 1 && g->cli->solutions);

@@ -27,6 +27,9 @@ START_TEST(grades_a_class_past_a_crash)
         "rm -rf build/check-class build/check-results && mkdir -p build/check-class/alice/lab1 "
         "build/check-class/bob/lab1 build/check-class/carol/lab1 && "
         "cp solutions/lab1/vadd.cl solutions/lab1/host.c build/check-class/alice/lab1/ && "
+        /* alice keeps predictions: one the grader's launch confirms, one it cannot time under --quick */
+        "printf '## Question 1\\npredict: 100,032\\nanswer: 1,563 groups\\n## Question 3\\npredict: 50%%\\n' "
+        "> build/check-class/alice/lab1/answers.md && "
         "cp tests/fixtures/lab1/local-id/lab1/vadd.cl solutions/lab1/host.c build/check-class/bob/lab1/ && "
         "cp tests/fixtures/lab1/crash/lab1/vadd.cl labs/lab1/host.c build/check-class/carol/lab1/",
         30, &output);
@@ -40,12 +43,15 @@ START_TEST(grades_a_class_past_a_crash)
     free(output);
 
     csv = read_file("build/check-results/scores.csv");
-    ck_assert_msg(strstr(csv, "student,lab1,total,max,status\n"), "%s", csv);
-    ck_assert_msg(strstr(csv, "alice,10.00,10.00,10.00,all passed\n"), "%s", csv);
+    ck_assert_msg(strstr(csv, "student,lab1,total,max,predicted,within,status\n"), "%s", csv);
+    ck_assert_msg(strstr(csv, "alice,10.00,10.00,10.00,2,1,all passed\n"), "%s", csv);
     ck_assert_msg(strstr(csv, "\nbob,"), "%s", csv);
-    ck_assert_msg(strstr(csv, "\ncarol,0.00,0.00,10.00,some failed\n"), "%s", csv);
+    ck_assert_msg(strstr(csv, "\ncarol,0.00,0.00,10.00,0,0,some failed\n"), "%s", csv);
     alice = read_file("build/check-results/alice.json");
     ck_assert_ptr_nonnull(strstr(alice, "\"score\":\t10,"));
+    ck_assert_msg(strstr(alice, "\"predicted\":\t2,") && strstr(alice, "\"within\":\t1\n"), "%s", alice);
+    ck_assert_msg(strstr(read_file("build/check-results/alice.txt"),
+                         "question 1: predicted 100032; measured 100032, work-items"), "alice.txt lacks her prediction");
     carol = read_file("build/check-results/carol.txt");
     ck_assert_ptr_nonnull(strstr(carol, "crashed with SIGSEGV"));
     ck_assert_ptr_nonnull(strstr(read_file("build/check-results/bob.txt"), "only the first work-group"));
@@ -65,7 +71,7 @@ START_TEST(several_submission_folders)
     free(output);
     /* local-id has no lab2 folder: that lab fails with its full points, and the batch goes on. */
     output = read_file("build/check-results2/scores.csv");
-    ck_assert_msg(strstr(output, "local-id,0.00,0.00,12.00,some failed"), "%s", output);
+    ck_assert_msg(strstr(output, "local-id,0.00,0.00,12.00,0,0,some failed"), "%s", output);
     ck_assert_msg(strstr(output, "no-stride-loop,"), "%s", output);
     free(output);
 }
@@ -174,7 +180,7 @@ START_TEST(a_worker_neither_reads_nor_starves_another)
     free(mallory);
     csv = read_file("build/check-neighbours-results/scores.csv");
     output = read_file("build/check-neighbours-results/alice.txt");
-    ck_assert_msg(strstr(csv, "\nalice,10.00,10.00,10.00,all passed\n"), "%s\n%s", csv, output);
+    ck_assert_msg(strstr(csv, "\nalice,10.00,10.00,10.00,0,0,all passed\n"), "%s\n%s", csv, output);
     free(output);
     free(csv);
 }

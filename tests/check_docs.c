@@ -142,6 +142,25 @@ START_TEST(every_lab_has_its_five_parts)
 }
 END_TEST
 
+/* Each lab's answers file holds the handout's questions with the grader's labels (docs/answers.py), and a question
+   edited in the handout alone is caught. */
+START_TEST(answers_files_follow_the_handout)
+{
+    char *output;
+    int status = run_in_kit("/usr/bin/python3 docs/answers.py 2>&1", 30, &output);
+    ck_assert_msg(status == 0, "an answers file is out of step (make docs rewrites them):\n%s", output);
+    free(output);
+    status = run_in_kit("rm -rf build/check-answers && mkdir -p build/check-answers/docs build/check-answers/grader/judge && "
+                        "cp -r labs build/check-answers/ && cp docs/answers.py build/check-answers/docs/ && "
+                        "cp grader/judge/predict.c build/check-answers/grader/judge/ && "
+                        "sed 's/How many partial sums does the kernel write/How many partials/' HANDOUT.md "
+                        "> build/check-answers/HANDOUT.md && "
+                        "/usr/bin/python3 build/check-answers/docs/answers.py 2>&1; echo \"exit $?\"", 30, &output);
+    ck_assert_msg(strstr(output, "labs/lab3/answers.md differs") && strstr(output, "exit 1"), "%s", output);
+    free(output);
+}
+END_TEST
+
 Suite *docs_suite(void)
 {
     Suite *s = suite_create("docs");
@@ -149,6 +168,7 @@ Suite *docs_suite(void)
     tcase_add_test(tc, figures_match_the_data);
     tcase_add_test(tc, an_edited_figure_is_caught);
     tcase_add_test(tc, an_edited_table_is_caught);
+    tcase_add_test(tc, answers_files_follow_the_handout);
     suite_add_tcase(s, tc);
     TCase *drawn = tcase_create("diagrams and labs");
     tcase_set_timeout(drawn, 600);

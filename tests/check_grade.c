@@ -105,6 +105,11 @@ static const struct {
     {"lab9/no-barrier", "lab9", 0, 0, 0, 0},               {"lab9/no-zero-test", "lab9", 0, 0, 0, 0},
     {"lab9/global-filter", "lab9", 1, 1, 1, 0},            {"lab9/naive-constant", "lab9", 1, 1, 1, 0},
     {"lab9/loops-2d", "lab9", 1, 1, 1, 1},
+    /* Lab 9 kinds from public repositories (written for the kit): edges clamped where the lab asks for zero; a
+       "valid" convolution that takes the width from the grid; right with a tile sized by get_local_size; right and
+       naive, every tap from global memory with a zero test. */
+    {"realworld/clamp-edges", "lab9", 0, 0, 0, 0},          {"realworld/valid-only", "lab9", 0, 0, 0, 0},
+    {"realworld/local-size-tile", "lab9", 1, 1, 1, 1},      {"realworld/naive-zero-test", "lab9", 1, 1, 1, 0},
     /* Right on a device in milliseconds, but a small case does not finish under the reference judge (40 million
        steps of one work-item): the kernel hangs there, whatever a device's compiler made of it (NVIDIA's drops
        lab1/infinite-loop's endless loop): it fails, and never passes as the judge's failure. */
@@ -118,6 +123,10 @@ static const struct {
     {"lab10/plain-increment", "lab10", 1, 0, 0, 0},        {"lab10/unbounded-bins", "lab10", 0, 0, 0, 0},
     {"lab10/merge-every-item", "lab10", 0, 0, 0, 0},       {"lab10/global-atomics", "lab10", 1, 1, 1, 0},
     {"lab10/merge-by-one", "lab10", 1, 1, 1, 1},
+    /* Lab 10 kinds from public repositories (written for the kit): the textbook's privatised histogram, right;
+       256 bins fixed in the source; one global atomic per work-item with no grid-stride loop. */
+    {"realworld/book-histogram", "lab10", 1, 1, 1, 1},      {"realworld/fixed-256-bins", "lab10", 0, 0, 0, 0},
+    {"realworld/one-atomic-per-item", "lab10", 0, 0, 0, 0},
 };
 
 #define FIXTURE_COUNT ((int)(sizeof fixtures / sizeof fixtures[0]))

@@ -49,6 +49,9 @@ START_TEST(a_student_page_shows_the_map)
     free(shell("rm -rf build/check-html-small build/check-html-small-results build/check-html-small-report && "
                "mkdir -p build/check-html-small && cp -r tests/fixtures/lab5/transposed-result "
                "build/check-html-small/tina && cp -r solutions build/check-html-small/sol && "
+               /* sol predicts lab 5's write transactions right and its speed, which --quick leaves untimed */
+               "printf '## Question 1\\npredict: 2\\n## Question 3\\npredict: 5\\n' "
+               "> build/check-html-small/sol/lab5/answers.md && "
                "NO_COLOR=1 ./grade --quick --seed 4 --submission build/check-html-small "
                "--results build/check-html-small-results --html build/check-html-small-report lab5 >/dev/null 2>&1",
                300, 0));
@@ -58,6 +61,15 @@ START_TEST(a_student_page_shows_the_map)
     free(page);
     page = shell("cat build/check-html-small-report/students/sol.html", 10, 0);
     ck_assert_ptr_null(strstr(page, "<title>mismatch map</title>"));
+    free(page);
+    /* the prediction stands beside what the reference judge counted, and the class page counts it */
+    page = shell("cat build/check-html-small-results/sol.txt", 10, 0);
+    ck_assert_msg(strstr(page, "question 1: predicted 2; measured 2, 128-byte transactions") &&
+                  strstr(page, "question 3: predicted 5; not measured: the speed test did not time"), "%s", page);
+    free(page);
+    page = shell("cat build/check-html-small-report/index.html", 10, 0);
+    ck_assert_msg(strstr(page, "<th>predictions within their margin</th>") && strstr(page, "<td>1 of 2</td>") &&
+                  strstr(page, "<td>0 of 0</td>"), "%s", page);
     free(page);
 }
 END_TEST

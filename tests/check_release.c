@@ -20,6 +20,8 @@ START_TEST(holds_the_stubs_and_the_grader)
     int status = run_in_kit("cd build/check-release && test -f labs/lab4/reduce.cl && test -f common/device.c && "
                             "test -f kernels/matmul_naive.cl && test -f grader/judge/runlab.c && test -d grader/profiles && "
                             "test -f HANDOUT.md && test -f README.md && test -x grade && "
+                            /* each lab's answers file, for the predictions ./grade sets beside its figures */
+                            "for n in 1 2 3 4 5 6 7 8 9 10; do grep -q '^predict' labs/lab$n/answers.md || exit 1; done && "
                             "test -f .github/workflows/classroom.yml && test ! -e solutions && test ! -e tests && "
                             /* kernels that answer a lab: lab 8's baseline (lab 6's solution), a better lab 7 */
                             "test ! -e kernels/matmul_tiled.cl && test ! -e kernels/transpose_wide.cl && "

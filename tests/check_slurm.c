@@ -91,7 +91,7 @@ START_TEST(tasks_and_merge_grade_as_a_batch_does)
                0));
     one = shell("cat build/check-slurm-batch/scores.csv", 0);
     merged = shell("cat " JOB "/results/scores.csv", 0);
-    ck_assert_msg(strstr(one, "s01,10.00,14.00,24.00,24.00,all passed") && strcmp(one, merged) == 0,
+    ck_assert_msg(strstr(one, "s01,10.00,14.00,24.00,24.00,0,0,all passed") && strcmp(one, merged) == 0,
                   "batch:\n%s\nmerged:\n%s", one, merged);
     free(one);
     free(merged);
@@ -111,8 +111,8 @@ START_TEST(a_missing_task_is_named)
     ck_assert_msg(strstr(output, "no result of this job for: s02 ("), "%s", output);
     free(output);
     csv = shell("cat " JOB "/results/scores.csv", 0);
-    ck_assert_msg(strstr(csv, "\ns02,0.00,0.00,0.00,,not graded: its Slurm task left no result") &&
-                  strstr(csv, "\ns01,10.00,14.00,24.00,24.00,all passed"), "%s", csv);
+    ck_assert_msg(strstr(csv, "\ns02,0.00,0.00,0.00,,,,not graded: its Slurm task left no result") &&
+                  strstr(csv, "\ns01,10.00,14.00,24.00,24.00,0,0,all passed"), "%s", csv);
     json = shell("cat " JOB "/results/s02.json", 0);
     ck_assert_ptr_nonnull(strstr(json, "its Slurm task left no result"));
     free(csv);
@@ -186,7 +186,7 @@ START_TEST(an_old_jobs_results_are_refused)
     ck_assert_msg(strstr(output, "no result of this job for: s01 ("), "%s", output);
     free(output);
     output = shell("grep '^s01,' " JOB "/results/scores.csv; grep -c 'not of this job' " JOB "/results/s01.json", 0);
-    ck_assert_msg(!strncmp(output, "s01,0.00,0.00,0.00,,\"not graded: the result in results/ is not of this job", 74) &&
+    ck_assert_msg(!strncmp(output, "s01,0.00,0.00,0.00,,,,\"not graded: the result in results/ is not of this job", 76) &&
                   strstr(output, "\n1\n"), "%s", output);
     free(output);
 }

@@ -210,6 +210,30 @@ START_TEST(device_speed_must_agree_on_a_gpu)
 }
 END_TEST
 
+/* Every technique record is whole (a name, the counts it needs, a judge, a case, an explanation), and counts
+   without what it needs are never judged: the kernel is not held to a figure the plugin did not measure. */
+START_TEST(every_technique_record_is_whole)
+{
+    const struct technique_counts none = {.constant_loads = -1};
+    char text[2048];
+    size_t with_technique = 0;
+    for (size_t i = 0; i < registry_count(); i++) {
+        const struct grade_lab_spec *lab = registry_lab(i);
+        const struct grade_technique *t = lab->technique;
+        if (!t) {
+            ck_assert_ptr_null(labs_test_name(lab, GRADE_TEST_TECHNIQUE));
+            continue;
+        }
+        with_technique++;
+        ck_assert_msg(t->name && t->name[0] && t->judge && t->needs && t->explanation && t->explanation[0], "%s",
+                      lab->name);
+        ck_assert_msg(t->shape.dims[0] > 0 && lab->points.technique > 0, "%s", lab->name);
+        ck_assert_msg(technique_judge(lab, &none, text, sizeof text) == -1, "%s judged nothing counted", lab->name);
+    }
+    ck_assert_uint_ge(with_technique, 8); /* labs 2 and 4 to 10 at least */
+}
+END_TEST
+
 Suite *technique_suite(void)
 {
     Suite *s = suite_create("technique");
@@ -219,6 +243,7 @@ Suite *technique_suite(void)
     tcase_add_test(unit, halo_tile_budget);
     tcase_add_loop_test(unit, device_speed_must_agree_on_a_gpu, 0, (int)(sizeof speeds / sizeof speeds[0]));
     tcase_add_test(unit, private_bins_budget);
+    tcase_add_test(unit, every_technique_record_is_whole);
     tcase_set_timeout(end_to_end, 1200);
     tcase_add_loop_test(end_to_end, technique_verdicts_are_deterministic, 0, (int)(sizeof runs / sizeof runs[0]));
     tcase_add_test(end_to_end, plugin_counts_known_strides);

@@ -53,7 +53,7 @@ int main(void)
         safetext_suite,  report_suite,    cli_suite,     sandbox_suite,   labs_suite,      profile_suite,
         calibrate_suite, perf_suite,      export_suite,  bench_suite,     workflows_suite, docs_suite, solutions_suite,
         grade_suite,     batch_suite, slurm_suite, html_suite, runner_suite,  gradescope_suite, release_suite,  sanitize_suite,
-        technique_suite, counts_suite, layout_suite, harness_suite, mismatch_suite, text_suite, registry_suite, rules_suite,     scratch_suite,
+        technique_suite, counts_suite, layout_suite, harness_suite, mismatch_suite, text_suite, registry_suite, rules_suite,     scratch_suite, session_suite, predict_suite,
     };
     SRunner *runner = srunner_create(suites[0]());
     int failed;

@@ -47,11 +47,13 @@ Suite *gradescope_suite(void);
 Suite *safetext_suite(void);
 Suite *rules_suite(void);
 Suite *scratch_suite(void);
+Suite *session_suite(void);
 Suite *release_suite(void);
 Suite *workflows_suite(void);
 Suite *docs_suite(void);
 Suite *solutions_suite(void);
 Suite *grade_suite(void);
+Suite *predict_suite(void);
 
 /* The maximum of every lab together, and the number of tests that count (not the informational speed tests):
    what "all" is graded out of. */

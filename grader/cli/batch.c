@@ -7,6 +7,7 @@
 #include "report/contest.h"
 #include "report/html.h"
 #include "report/outfile.h"
+#include "judge/predict.h"
 #include "judge/safetext.h"
 #include "sandbox/sandbox.h"
 #include "device.h"
@@ -274,7 +275,7 @@ void batch_csv_header(const struct cli *cli, FILE *csv)
     fprintf(csv, "student");
     for (int i = 0; i < cli->lab_count; i++)
         fprintf(csv, ",%s", cli->labs[i]);
-    fprintf(csv, ",total,max,status\n");
+    fprintf(csv, ",total,max,predicted,within,status\n");
 }
 
 /* Writes a CSV field: cleaned, quoted, and never a spreadsheet formula. */
@@ -286,15 +287,17 @@ static void csv_field(FILE *out, const char *text)
 static void csv_row(FILE *csv, const char *name, const struct grade_lab_result *results, int count, const char *status)
 {
     double total = 0.0, total_max = 0.0;
+    int predicted = 0, within = 0;
     csv_field(csv, name);
     for (int i = 0; i < count; i++) {
         double score, max;
         report_score(&results[i], &score, &max);
+        predict_tally(&results[i], &predicted, &within);
         total += score;
         total_max += max;
         fprintf(csv, ",%.2f", score);
     }
-    fprintf(csv, ",%.2f,%.2f,", total, total_max);
+    fprintf(csv, ",%.2f,%.2f,%d,%d,", total, total_max, predicted, within);
     if (report_pending(results, count) > 0) { /* the columns stay; the status says what is not decided yet */
         char text[160];
         snprintf(text, sizeof text, "%s; %g points pending (speed, graded on the course's device)", status,
@@ -365,7 +368,7 @@ static void write_fallback(const struct grading *g, const struct student *s, con
     csv_field(csv, s->name);
     for (int i = 0; i < g->cli->lab_count; i++)
         fputs(",0.00", csv);
-    fputs(",0.00,,", csv);
+    fputs(",0.00,,,,", csv); /* total, and no maximum or predictions */
     csv_field(csv, why);
     fputc('\n', csv);
     free(text);

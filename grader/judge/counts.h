@@ -2,18 +2,7 @@
 #ifndef CLKIT_GRADER_COUNTS_H
 #define CLKIT_GRADER_COUNTS_H
 
-/* Memory accesses of one launch, counted by the kit's Oclgrind plugin (0: not measured). */
-struct technique_counts {
-    double global_loads, global_stores, local_loads, local_stores;
-    /* From the coalescing plugin: warp-wide requests and the 128-byte segments they touch (0: not measured). */
-    double load_requests, load_transactions, store_requests, store_transactions;
-    /* Local accesses a warp makes together, and the bank passes they need (1 per request: conflict-free). */
-    double local_requests, local_wavefronts;
-    /* Loads through __constant pointers (-1: the plugin was built without LLVM's headers and cannot tell them). */
-    double constant_loads;
-    /* Atomic operations on global and local memory (a plugin older than lab 10 counts none). */
-    double global_atomics, local_atomics;
-};
+#include "labs/technique.h"
 
 /* Reads the counts of the last launch from the text of the plugin's counts file; returns 0, or -1 when it holds
    none. */

@@ -4,6 +4,7 @@
 #include "wire/harness.h"
 #include "judge/rules.h"
 #include "judge/safetext.h"
+#include "labs/technique.h"
 #include "sandbox/scratch.h"
 #include "timing.h"
 
@@ -136,8 +137,10 @@ int runlab_open(struct lab_run *r, char *const wrapper[], int timeout_s)
         return -1;
     }
     /* A refused submission still meets the device: its tests keep the device's points. */
+    r->session.cpu_paced = wrapper != NULL; /* Oclgrind, or (below) a CPU device: a busy machine slows it */
     start_runner(r, wrapper, timeout_s, staged > 0);
     hello_and_build(r);
+    r->session.cpu_paced |= r->hello.ok && !r->hello.is_gpu;
     if (staged > 0) {
         free(r->refusal);
         r->refusal = strdup(why);
@@ -204,10 +207,12 @@ static double round_up(size_t value, size_t step)
 /* About how long Oclgrind takes over a case on the 2-core machine: 13 us per multiply-add of the product padded
    to whole tiles (K to strips of 16), 15 us per element of a padded 2-D grid, 15 us per element and per step of a
    work-item's tree in 1-D (measured with the solutions; register blocking at WPT 8 comes out a little faster). */
-static double simulated_seconds(const struct grade_case *c)
+static double simulated_seconds(const struct lab_run *r, const struct grade_case *c)
 {
     size_t side = c->tile ? (size_t)c->tile : c->local[0], local = c->local[0] ? c->local[0] : 1;
     double items, steps = 1.0;
+    if (r->lab->family->simulated_steps)
+        return 0.05 + r->lab->family->simulated_steps(c) * 13e-6;
     if (c->dims[2])
         return 0.05 + round_up(c->dims[0], side) * round_up(c->dims[1], side) * round_up(c->dims[2], 16) * 13e-6;
     if (c->dims[1])
@@ -224,7 +229,7 @@ static double case_limit(const struct lab_run *r, const struct grade_case *c)
 {
     double limit;
     if (r->mode == RUNLAB_REFERENCE) /* room for a busy machine and a slow right kernel: a small case past it hangs */
-        limit = fmax(REFERENCE_FLOOR_S, CASE_BASE_S - 1.0 + 4.0 * simulated_seconds(c));
+        limit = fmax(REFERENCE_FLOOR_S, CASE_BASE_S - 1.0 + 4.0 * simulated_seconds(r, c));
     else
         limit = CASE_BASE_S + r->lab->family->work(c) * 1e-8; /* 100 MB/s: a slow CPU, a kernel doing more work */
     if (r->slow_seen && limit > AFTER_SLOW_S) /* one slow case already cost its limit: a hang costs about 10 s */
@@ -334,7 +339,7 @@ static long next_structural(const struct lab_run *r, const struct case_log *log,
         const struct grade_case *c = &log->cases[i];
         if (selected[i] || !small_exact(c) || !same_variant(&log->cases[first], c))
             continue;
-        double cost = simulated_seconds(c);
+        double cost = simulated_seconds(r, c);
         int fresh = cheapest ? 0 : __builtin_popcount(structure_of(r, c) & ~covered);
         if (!cheapest && (fresh == 0 || cost > STRUCTURE_CASE_S))
             continue;
@@ -382,7 +387,7 @@ static void select_reference(const struct lab_run *r, const struct case_log *log
         for (end = first + 1; end < log->count && same_shape(&log->cases[first], &log->cases[end]); end++)
             ;
         size_t i = first + shape % (end - first);
-        double work = simulated_seconds(&log->cases[i]);
+        double work = simulated_seconds(r, &log->cases[i]);
         if (small_exact(&log->cases[i]) && !selected[i] && spent + work <= SAMPLE_FILL_S) {
             selected[i] = 1;
             spent += work;
@@ -432,13 +437,14 @@ static const char *last_line_of(char *text)
    once, so that a sample case that Oclgrind cannot finish later leaves the technique measured. */
 static void run_technique_case(struct lab_run *r, struct case_log *log)
 {
-    struct grade_case c = r->lab->technique.shape;
+    struct grade_case c;
     struct case_verdict verdict;
     char path[PATH_MAX + 96], *counts;
     size_t length = 0;
-    c.data = GRADE_EXACT;
-    if (r->lab->technique.kind == TECHNIQUE_NONE || log->stopped_at >= 0)
+    if (!r->lab->technique || log->stopped_at >= 0)
         return;
+    c = r->lab->technique->shape;
+    c.data = GRADE_EXACT;
     if (judge_case(r, &c, r->seed, &verdict) != 0) {
         record_stop(r, RUNLAB_MAX_CASES, log);
         return;

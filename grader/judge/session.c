@@ -3,6 +3,7 @@
 #include "timing.h"
 
 #include <fcntl.h>
+#include <math.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,9 @@ int session_start(struct session *s, char *const argv[], const struct sandbox_po
         s->buffers_fd = -1;
     }
     with_buffers.shared_fd = s->buffers_fd;
+    s->started_at = clk_now_s();
+    s->cpu_at_start = s->cpu_paced ? sandbox_cpu_seconds() : 0.0;
+    s->span = policy->timeout_s;
     if (s->buffers_fd < 0 || sandbox_spawn(argv, &with_buffers, &s->child) != 0) {
         s->broken = 1;
         return -1;
@@ -33,14 +37,43 @@ int session_start(struct session *s, char *const argv[], const struct sandbox_po
     return s->broken ? -1 : 0;
 }
 
+/* Where a cpu_paced run reached limit, on the wall clock, for a span of time from since (its CPU time cpu_at
+   then): 1 with the limit moved on by what the run lacks of span in CPU time, while it lacks any and the stretch
+   allows (the time the machine withheld being the run's due); 0 when the limit stands. */
+static int starved(const struct session *s, double since, double cpu_at, double span, double *limit)
+{
+    double had = sandbox_cpu_seconds() - cpu_at, now = clk_now_s();
+    if (!s->cpu_paced || span <= 0 || had >= span || now >= since + SESSION_STRETCH * span)
+        return 0;
+    *limit = now + fmax(span - had, 0.25);
+    return 1;
+}
+
+/* A limit reached at end: the question's (moving the deadline past a later one) or the run's deadline; returns 1
+   when the run was starved and waits on. */
+static int wait_on(struct session *s, double end, double asked_at, double cpu_at, double *limit)
+{
+    if (end < s->child.deadline) {
+        if (!starved(s, asked_at, cpu_at, s->ask_limit_s, limit))
+            return 0;
+        if (s->child.deadline < *limit + 1.0)
+            s->child.deadline = *limit + 1.0;
+        return 1;
+    }
+    return starved(s, s->started_at, s->cpu_at_start, s->span, &s->child.deadline);
+}
+
 /* Waits for one whole message, reading the runner's output meanwhile so that it never blocks on a full pipe. */
 static int receive(struct session *s, size_t max_length, struct wire_message *message)
 {
-    double limit = s->ask_limit_s > 0 ? clk_now_s() + s->ask_limit_s : s->child.deadline;
+    double asked_at = clk_now_s(), cpu_at = s->cpu_paced ? sandbox_cpu_seconds() : 0.0;
+    double limit = s->ask_limit_s > 0 ? asked_at + s->ask_limit_s : HUGE_VAL; /* else the deadline, as it moves */
     for (;;) {
         struct pollfd fds[2] = {{s->child.reply_fd, POLLIN, 0}, {s->child.output_fd, POLLIN, 0}};
         double end = limit < s->child.deadline ? limit : s->child.deadline, left = end - clk_now_s();
         int rc;
+        if (left <= 0 && wait_on(s, end, asked_at, cpu_at, &limit))
+            continue;
         if (left <= 0) {
             s->late = end < s->child.deadline;
             return -1;

@@ -13,14 +13,23 @@ struct session {
     int broken; /* the runner died, stalled past the deadline or broke the protocol */
     double ask_limit_s; /* > 0: the next replies must each come within this many seconds */
     int late;           /* a reply did not come within ask_limit_s (the runner is then broken) */
+    int cpu_paced;      /* the runner computes on this machine's CPUs (the reference judge, a CPU device): a reply
+                           is late, and the run past its deadline, only once the run has also had that much CPU
+                           time, so that a busy machine stretches the wait (up to SESSION_STRETCH times), never the
+                           verdict */
+    double started_at, cpu_at_start, span; /* when the runner started, the CPU time used then, its deadline's span */
 };
+
+/* How far a busy machine may stretch a cpu_paced session's ask_limit_s on the wall clock. */
+#define SESSION_STRETCH 6.0
 
 /* Starts argv (the runner, perhaps inside Oclgrind) under policy and sends it job; returns 0, or -1. */
 int session_start(struct session *s, char *const argv[], const struct sandbox_policy *policy,
                   const struct wire_job *job);
 
 /* Sends a request (type 0: none) and waits for a reply of type want of at most max_length bytes; returns 0 with
-   reply filled, or -1 when the runner is gone, out of time (its deadline, or ask_limit_s: then late is set), or
+   reply filled, or -1 when the runner is gone, out of time (its deadline, or ask_limit_s, of CPU time too where
+   cpu_paced: then late is set), or
    answered something else. */
 int session_ask(struct session *s, uint32_t type, const void *request, size_t length, uint32_t want,
                 size_t max_length, struct wire_message *reply);

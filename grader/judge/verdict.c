@@ -3,6 +3,7 @@
 #include "files.h"
 #include "judge/mismatch.h"
 #include "judge/rules.h"
+#include "labs/technique.h"
 #include "text.h"
 
 #include <stdio.h>
@@ -436,6 +437,12 @@ static int find_stop(const struct grade_lab_spec *lab, const struct case_log *de
         lab->family->describe(&log->cases[log->stopped_at], description, sizeof description);
         snprintf(text, size, "under Oclgrind, the reference judge, whose verdict stands, the kernel %s in case %s",
                  log->how, description);
+        return GRADE_TEST_EXACT;
+    }
+    if (log && log->stopped_at >= 0 && !strncmp(log->how, "did not finish", 14)) { /* the technique case */
+        lab->family->describe(&lab->technique->shape, description, sizeof description);
+        snprintf(text, size, "under Oclgrind, the reference judge, whose verdict stands, the kernel %s in the "
+                 "technique case (%s)", log->how, description);
         return GRADE_TEST_EXACT;
     }
     if (log && strstr(ref->findings_text, "divergence")) {

@@ -81,6 +81,14 @@ static void conv2d_spot(const struct grade_case *c, uint64_t seed, size_t index,
     clk_ref_conv2d_at(real_at, &seed, c->dims[0], W, c->dims[2], index / W, index % W, expected, bound);
 }
 
+/* Every output of the padded grid takes (2R + 1)^2 taps, whether its kernel reads them from local or global memory. */
+static double conv2d_steps(const struct grade_case *c)
+{
+    size_t side = c->tile ? (size_t)c->tile : c->local[0], taps = clk_conv2d_side(c->dims[2]);
+    return (double)((c->dims[0] + side - 1) / side * side) * (double)((c->dims[1] + side - 1) / side * side) *
+           (double)(taps * taps);
+}
+
 const struct grade_family grade_family_conv2d = {
     .prepare = conv2d_prepare,
     .describe = conv2d_describe,
@@ -90,4 +98,5 @@ const struct grade_family grade_family_conv2d = {
     .probe_file = "probe_conv2d.cl",
     .result_length = conv2d_length,
     .spot = conv2d_spot,
+    .simulated_steps = conv2d_steps,
 };

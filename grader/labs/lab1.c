@@ -24,5 +24,4 @@ const struct grade_lab_spec lab1_spec = {
     .perf = {.size = GRADE_SIZE_VECTOR,
              .local = 256,
              .handout = "HANDOUT.md#lab-1-vector-add-and-the-twelve-host-steps"},
-    .technique = {.kind = TECHNIQUE_NONE},
 };

@@ -1,5 +1,6 @@
 /* Lab 10: a histogram with bins privatised in local memory, merged with one global atomic per bin per work-group. */
 #include "labs/families_hist.h"
+#include "labs/technique.h"
 
 /* Uniform, skewed (the contention case) and one-value data; lengths ragged to the work-group; bins fewer and more
    than the work-items of a group, up to 4096 (16 KiB of local memory, which every device holds). The small shapes
@@ -19,6 +20,18 @@ static const struct grade_case shapes[] = {
     {.dims = {100, 0, HIST_CASE(300, CLK_HIST_UNIFORM)}, .local = {64}, .groups = 4},
 };
 static const struct grade_shape_set shape_set = {.shapes = shapes, .count = GRADE_COUNT(shapes)};
+
+static const struct grade_technique technique = {
+    .name = "private bins",
+    .needs = TECHNIQUE_NEEDS_GLOBAL_LOADS,
+    .judge = technique_judge_private_bins,
+    /* 8 work-groups of 64 over 16384 uniform values in 64 bins, 32 a bin a group on average (so none is empty
+       whatever the seed: e^-32 each): the solution merges 512 bins (0.031 per element); one global atomic per
+       element is 16384. */
+    .shape = {.dims = {16384, 0, HIST_CASE(64, CLK_HIST_UNIFORM)}, .local = {64}, .groups = 8},
+    .explanation = "each work-group counts into its own bins in local memory and merges them with one global "
+                   "atomic per bin",
+};
 
 const struct grade_lab_spec lab10_spec = {
     .name = "lab10",
@@ -43,9 +56,5 @@ const struct grade_lab_spec lab10_spec = {
              .further = {.file = "histogram_replicated.cl",
                          .kernel = "histogram_replicated",
                          .family = &grade_family_histogram}},
-    /* 8 work-groups of 64 over 16384 uniform values in 64 bins, 32 a bin a group on average (so none is empty
-       whatever the seed: e^-32 each): the solution merges 512 bins (0.031 per element); one global atomic per
-       element is 16384. */
-    .technique = {.kind = TECHNIQUE_PRIVATE_BINS,
-                  .shape = {.dims = {16384, 0, HIST_CASE(64, CLK_HIST_UNIFORM)}, .local = {64}, .groups = 8}},
+    .technique = &technique,
 };

@@ -16,5 +16,4 @@ const struct grade_lab_spec lab3_spec = {
              .local = 256,
              .groups = 1024,
              .handout = "HANDOUT.md#lab-3-a-naive-dot-product"},
-    .technique = {.kind = TECHNIQUE_NONE},
 };

@@ -1,5 +1,6 @@
 /* Lab 4: a dot product whose work-groups add their partials in local memory, a tree with barriers. */
 #include "labs/families.h"
+#include "labs/technique.h"
 
 /* Lengths around one and two work-groups, and large; every power-of-two local size runs each (sweep). */
 static const struct grade_case shapes[] = {
@@ -7,6 +8,15 @@ static const struct grade_case shapes[] = {
     {.dims = {4099}}, {.dims = {100003}}, {.dims = {1 << 20}},
 };
 static const struct grade_shape_set shape_set = {.shapes = shapes, .count = GRADE_COUNT(shapes)};
+
+static const struct grade_technique technique = {
+    .name = "group partials",
+    .needs = TECHNIQUE_NEEDS_GLOBAL_ACCESS,
+    .judge = technique_judge_group_partials,
+    .shape = {.dims = {4096}, .local = {64}, .groups = 16},
+    .explanation = "each work-group reduces its products in local memory and stores one partial sum to "
+                   "global memory",
+};
 
 const struct grade_lab_spec lab4_spec = {
     .name = "lab4",
@@ -27,5 +37,5 @@ const struct grade_lab_spec lab4_spec = {
              .local = 256,
              .groups = 1024,
              .handout = "HANDOUT.md#lab-4-local-memory-and-a-tree-reduction"},
-    .technique = {.kind = TECHNIQUE_GROUP_PARTIALS, .shape = {.dims = {4096}, .local = {64}, .groups = 16}},
+    .technique = &technique,
 };

@@ -1,6 +1,16 @@
 /* Lab 5: a naive matrix product on a 2-D NDRange, with the mapping that coalesces. */
 #include "labs/families.h"
 #include "labs/shapes.h"
+#include "labs/technique.h"
+
+static const struct grade_technique technique = {
+    .name = "coalescing",
+    .needs = TECHNIQUE_NEEDS_WARP_REQUESTS,
+    .judge = technique_judge_coalescing,
+    .shape = {.dims = {64, 64, 16}, .local = {16}},
+    .explanation = "neighbouring work-items touch neighbouring addresses, so a warp's access spans few "
+                   "128-byte segments",
+};
 
 const struct grade_lab_spec lab5_spec = {
     .name = "lab5",
@@ -21,5 +31,5 @@ const struct grade_lab_spec lab5_spec = {
              .local = 16,
              .cpu_note = "on CPUs, coalescing makes little difference; try a GPU",
              .handout = "HANDOUT.md#lab-5-naive-matrix-multiply-and-coalescing"},
-    .technique = {.kind = TECHNIQUE_COALESCING, .shape = {.dims = {64, 64, 16}, .local = {16}}},
+    .technique = &technique,
 };

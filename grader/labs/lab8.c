@@ -2,6 +2,16 @@
    TILE x TILE block, from strips of A and B staged in local memory. */
 #include "labs/families.h"
 #include "labs/shapes.h"
+#include "labs/technique.h"
+
+static const struct grade_technique technique = {
+    .name = "register blocking",
+    .needs = TECHNIQUE_NEEDS_GLOBAL_LOADS,
+    .judge = technique_judge_register_block,
+    .shape = {.dims = {64, 64, 32}, .local = {16}, .tile = 64, .wpt = 4},
+    .explanation = "each work-item keeps WPT x WPT outputs in registers, so each value read from local "
+                   "memory feeds WPT multiply-adds",
+};
 
 const struct grade_lab_spec lab8_spec = {
     .name = "lab8",
@@ -23,6 +33,5 @@ const struct grade_lab_spec lab8_spec = {
              .size = GRADE_SIZE_MATMUL,
              .local = 16,
              .handout = "HANDOUT.md#lab-8-register-blocked-matrix-multiply"},
-    .technique = {.kind = TECHNIQUE_REGISTER_BLOCK,
-                  .shape = {.dims = {64, 64, 32}, .local = {16}, .tile = 64, .wpt = 4}},
+    .technique = &technique,
 };

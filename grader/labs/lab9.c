@@ -1,6 +1,7 @@
 /* Lab 9: a 2-D convolution whose work-groups stage a halo tile in local memory and read the filter from __constant. */
 #include "labs/families.h"
 #include "labs/shapes.h"
+#include "labs/technique.h"
 
 /* dims: H, W, R. Ragged sizes, 1-wide images both ways, images smaller than a tile and smaller than the filter, and
    R from 0 to 29, the largest whose halo tile under TILE 32, (32 + 2R)^2 floats, fits the 32 KiB of local memory
@@ -13,6 +14,15 @@ static const struct grade_case shapes[] = {
     {.dims = {300, 257, 2}, .local = {16}}, {.dims = {1024, 768, 4}, .local = {16}},
 };
 static const struct grade_shape_set shape_set = {.shapes = shapes, .count = GRADE_COUNT(shapes)};
+
+static const struct grade_technique technique = {
+    .name = "halo tile",
+    .needs = TECHNIQUE_NEEDS_GLOBAL_LOADS,
+    .judge = technique_judge_halo,
+    .shape = {.dims = {64, 48, 2}, .local = {16}, .tile = 16},
+    .explanation = "each work-group stages its tile and the filter's halo in local memory once, and reads "
+                   "the filter through __constant",
+};
 
 const struct grade_lab_spec lab9_spec = {
     .name = "lab9",
@@ -33,5 +43,5 @@ const struct grade_lab_spec lab9_spec = {
              .radius = 2,
              .local = 16,
              .handout = "HANDOUT.md#lab-9-convolution-with-a-halo-tile"},
-    .technique = {.kind = TECHNIQUE_HALO_TILE, .shape = {.dims = {64, 48, 2}, .local = {16}, .tile = 16}},
+    .technique = &technique,
 };

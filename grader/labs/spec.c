@@ -145,7 +145,7 @@ const char *labs_test_name(const struct grade_lab_spec *lab, enum grade_test_kin
     };
     if (kind == GRADE_TEST_SPEED)
         return lab->perf.baseline_file ? "speed" : "bandwidth";
-    if (kind == GRADE_TEST_TECHNIQUE && lab->technique.kind == TECHNIQUE_NONE)
+    if (kind == GRADE_TEST_TECHNIQUE && !lab->technique)
         return NULL;
     return kind >= 0 && kind < GRADE_TEST_KINDS ? names[kind] : NULL;
 }

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct grade_technique;
+
 #define GRADE_COUNT(array) (sizeof(array) / sizeof((array)[0]))
 
 enum grade_data { GRADE_EXACT, GRADE_REAL };
@@ -93,6 +95,9 @@ struct grade_family {
     /* Element index of case c's result with real data from seed, worked out alone from single inputs, with its
        bound: the check of a timed run, whose whole reference would cost seconds and a gigabyte. */
     void (*spot)(const struct grade_case *c, uint64_t seed, size_t index, double *expected, double *bound);
+    /* The multiply-adds of case c padded to whole work-groups, where its dims are not a matrix product's (the
+       reference judge's time estimate, about 13 us each); NULL: from the dims as a product's or a grid's. */
+    double (*simulated_steps)(const struct grade_case *c);
 };
 
 enum grade_size_class {
@@ -126,24 +131,6 @@ struct grade_perf {
     struct grade_further further; /* file NULL: none */
 };
 
-/* What a technique check measures with Oclgrind's instruction counts, on one fixed case. */
-enum grade_technique_kind {
-    TECHNIQUE_NONE,
-    TECHNIQUE_GROUP_PARTIALS, /* lab 4: local memory used, one global store per work-group */
-    TECHNIQUE_TILE_REUSE,     /* lab 6: global loads per output element within about 2K/TILE */
-    TECHNIQUE_LOCAL_STAGING,  /* lab 7: staged through local memory, coalesced writes, no bank conflicts */
-    TECHNIQUE_COALESCING,     /* lab 5: few 128-byte segments per warp's access */
-    TECHNIQUE_ONE_STORE,      /* lab 2: one global store per element, whatever the grid */
-    TECHNIQUE_REGISTER_BLOCK, /* lab 8: local loads per FMA within about 2/WPT, global loads within 2K/TILE */
-    TECHNIQUE_HALO_TILE,      /* lab 9: global loads per output within (TILE+2R)^2/TILE^2, the filter __constant */
-    TECHNIQUE_PRIVATE_BINS    /* lab 10: bins in local memory, global atomics one per bin per work-group */
-};
-
-struct grade_technique {
-    enum grade_technique_kind kind;
-    struct grade_case shape; /* the fixed case, exact data */
-};
-
 struct grade_points {
     double build, exact, real, memory, host, technique; /* technique: 0 when the lab has no technique test */
 };
@@ -175,7 +162,7 @@ struct grade_lab_spec {
                                 may lie wholly past the result; 0 where a grid-stride loop lets any grid do */
     struct grade_points points;
     struct grade_perf perf;
-    struct grade_technique technique;
+    const struct grade_technique *technique; /* labs/technique.h; NULL when the lab has no technique test */
 };
 
 /* Expands a lab's shapes into its cases (exact then real, every tiling whose work-group fits in max_local, every

@@ -17,6 +17,8 @@ static double points(double value)
     return round(value * 100.0) / 100.0;
 }
 
+static double metric(const char *metrics, const char *key);
+
 static cJSON *json_test(const char *lab, const struct grade_test *test)
 {
     cJSON *item = cJSON_CreateObject();
@@ -32,12 +34,17 @@ static cJSON *json_test(const char *lab, const struct grade_test *test)
         cJSON_AddStringToObject(item, "status", test->passed ? "passed" : "failed");
     cJSON_AddStringToObject(item, "output", output ? output : "");
     cJSON_AddStringToObject(item, "visibility", "visible");
-    if (test->cause[0] || test->pending)
+    if (test->cause[0] || test->pending || strstr(test->metrics, "questions="))
         extra = cJSON_AddObjectToObject(item, "extra_data");
     if (test->cause[0])
         cJSON_AddStringToObject(extra, "cause", test->cause);
     if (test->pending)
         cJSON_AddTrueToObject(extra, "pending");
+    if (extra && strstr(test->metrics, "questions=")) { /* the predictions test: what the class report counts */
+        const char *keys[] = {"questions", "predicted", "answered", "measured", "within"};
+        for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
+            cJSON_AddNumberToObject(extra, keys[k], metric(test->metrics, keys[k]));
+    }
     free(output);
     return item;
 }
@@ -72,7 +79,7 @@ static cJSON *json_leaderboard(const struct export_run *run)
         const struct grade_lab_result *result = &run->results[l];
         const char *metrics = "";
         for (int t = 0; t < result->test_count; t++)
-            if (result->tests[t].metrics[0])
+            if (strstr(result->tests[t].metrics, "rate=")) /* the speed test's, scored or reported */
                 metrics = result->tests[t].metrics;
         leaderboard_entry(board, result->lab, run->units[l], metric(metrics, "rate"));
         if (run->has_baseline && run->has_baseline[l])

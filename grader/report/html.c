@@ -38,6 +38,7 @@ struct student_row {
     struct test_row tests[MAX_TESTS];
     int count;
     double total, max;
+    int predicted, within; /* predictions written, and those within their margin of the measured figure */
     double rates[MAX_LABS]; /* by the class's lab index; 0: not timed */
     char devices[MAX_LABS][128];
 };
@@ -97,6 +98,13 @@ static void student_link(FILE *out, const char *name)
     fputs("</a>", out);
 }
 
+/* A count in a test's extra_data (the predictions test's), or 0 when absent or not a sensible count. */
+static int count_of(const cJSON *extra, const char *key)
+{
+    double v = cJSON_GetNumberValue(cJSON_GetObjectItem(extra, key));
+    return v > 0 && v < 1000 ? (int)v : 0;
+}
+
 /* The tests of a results file ("labN: test"), and each lab's rate from its leaderboard. */
 static void read_tests(struct class_data *c, const cJSON *root, struct student_row *s)
 {
@@ -114,7 +122,10 @@ static void read_tests(struct class_data *c, const cJSON *root, struct student_r
         t->max = cJSON_GetNumberValue(cJSON_GetObjectItem(test, "max_score"));
         t->passed = status && strcmp(status, "passed") == 0;
         t->informational = t->max == 0;
-        t->pending = cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(test, "extra_data"), "pending"));
+        const cJSON *extra = cJSON_GetObjectItem(test, "extra_data");
+        s->predicted += count_of(extra, "predicted");
+        s->within += count_of(extra, "within");
+        t->pending = cJSON_IsTrue(cJSON_GetObjectItem(extra, "pending"));
         if (t->pending && strstr(t->test, " (pending)")) /* the same test as a student's scored one */
             *strstr(t->test, " (pending)") = '\0';
         const char *output = cJSON_GetStringValue(cJSON_GetObjectItem(test, "output"));
@@ -486,7 +497,7 @@ static int write_index(const struct class_data *c, int dirfd)
     fprintf(out, "<p>%d students.</p>\n<table><tr><th>student</th>", c->count);
     for (int l = 0; l < c->lab_count; l++)
         element(out, "th", c->labs[l]);
-    fputs("<th>total</th></tr>\n", out);
+    fputs("<th>total</th><th>predictions within their margin</th></tr>\n", out);
     for (int i = 0; i < c->count; i++) {
         const struct student_row *s = &c->students[i];
         fputs("<tr><td>", out);
@@ -496,7 +507,7 @@ static int write_index(const struct class_data *c, int dirfd)
             double max, score = lab_score(s, c->labs[l], &max);
             fprintf(out, "<td>%.1f / %g</td>", score, max);
         }
-        fprintf(out, "<td>%.1f / %g</td></tr>\n", s->total, s->max);
+        fprintf(out, "<td>%.1f / %g</td><td>%d of %d</td></tr>\n", s->total, s->max, s->within, s->predicted);
     }
     fputs("</table>\n", out);
     for (int l = 0; l < c->lab_count; l++) {

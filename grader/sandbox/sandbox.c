@@ -484,23 +484,38 @@ static int pid_slot(const pid_t *slots, pid_t pid)
     return (int)at;
 }
 
-/* Reads every process's parent and resident pages; returns how many. */
-static int read_processes(pid_t *pids, pid_t *parents, long *pages)
+/* What one process holds and has used: its parent, resident pages and CPU ticks (its own and its reaped
+   children's). */
+struct process_use {
+    pid_t pid, parent;
+    long pages;
+    unsigned long long ticks;
+};
+
+/* Reads every process's use; returns how many. */
+static int read_processes(struct process_use *procs)
 {
     DIR *d = opendir("/proc");
     struct dirent *e;
     int count = 0;
     while (d && count < MAX_PROCESSES && (e = readdir(d)) != NULL) {
         char path[300], line[1024], *name_end;
+        unsigned long user, system;
+        long child_user, child_system;
+        struct process_use *u = &procs[count];
         FILE *f;
         snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
         if (e->d_name[0] < '0' || e->d_name[0] > '9' || !(f = fopen(path, "r")))
             continue;
-        /* Fields 4 (parent) and 24 (resident pages), counted after the name's last ')'. */
+        /* Fields 4 (parent), 14 to 17 (CPU ticks) and 24 (resident pages), counted after the name's last ')'. */
         if (fgets(line, sizeof line, f) && (name_end = strrchr(line, ')')) &&
-            sscanf(name_end + 1, " %*c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %*u "
-                                 "%*u %ld", &parents[count], &pages[count]) == 2)
-            pids[count++] = (pid_t)atoi(e->d_name);
+            sscanf(name_end + 1, " %*c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu %ld %ld %*d %*d %*d %*d %*u "
+                                 "%*u %ld", &u->parent, &user, &system, &child_user, &child_system, &u->pages) == 6) {
+            u->pid = (pid_t)atoi(e->d_name);
+            u->ticks = user + system + (unsigned long long)(child_user > 0 ? child_user : 0) +
+                       (unsigned long long)(child_system > 0 ? child_system : 0);
+            count++;
+        }
         fclose(f);
     }
     if (d)
@@ -508,28 +523,46 @@ static int read_processes(pid_t *pids, pid_t *parents, long *pages)
     return count;
 }
 
-/* The resident memory of every process below this one: a run's, and the orphans it left, which come back to this
-   reaper; not the helper judges beside it (sandbox_keep), which watch their own runs. */
-static size_t memory_below(void)
+/* The resident memory and CPU ticks of every process below this one: a run's, and the orphans it left, which
+   come back to this reaper; not the helper judges beside it (sandbox_keep), which watch their own runs. */
+static void use_below(size_t *bytes, unsigned long long *ticks)
 {
-    static pid_t pids[MAX_PROCESSES], parents[MAX_PROCESSES], below[PID_SLOTS];
-    static long pages[MAX_PROCESSES];
-    int count = read_processes(pids, parents, pages), grew = 1;
-    size_t total = 0;
+    static struct process_use procs[MAX_PROCESSES];
+    static pid_t below[PID_SLOTS];
+    int count = read_processes(procs), grew = 1;
+    *bytes = 0;
+    *ticks = 0;
     memset(below, 0, sizeof below);
     below[pid_slot(below, getpid())] = getpid();
     for (int pass = 0; grew && pass < 64; pass++) { /* one level deeper each pass */
         grew = 0;
         for (int i = 0; i < count; i++) {
-            int slot = pid_slot(below, pids[i]);
-            if (below[slot] || !below[pid_slot(below, parents[i])] || (parents[i] == getpid() && is_kept(pids[i])))
+            const struct process_use *u = &procs[i];
+            int slot = pid_slot(below, u->pid);
+            if (below[slot] || !below[pid_slot(below, u->parent)] || (u->parent == getpid() && is_kept(u->pid)))
                 continue;
-            below[slot] = pids[i];
-            total += (size_t)(pages[i] > 0 ? pages[i] : 0) * (size_t)sysconf(_SC_PAGESIZE);
+            below[slot] = u->pid;
+            *bytes += (size_t)(u->pages > 0 ? u->pages : 0) * (size_t)sysconf(_SC_PAGESIZE);
+            *ticks += u->ticks;
             grew = 1;
         }
     }
-    return total;
+}
+
+static size_t memory_below(void)
+{
+    size_t bytes;
+    unsigned long long ticks;
+    use_below(&bytes, &ticks);
+    return bytes;
+}
+
+double sandbox_cpu_seconds(void)
+{
+    size_t bytes;
+    unsigned long long ticks;
+    use_below(&bytes, &ticks);
+    return (double)ticks / (double)sysconf(_SC_CLK_TCK);
 }
 
 int sandbox_watch(struct sandbox_child *child)

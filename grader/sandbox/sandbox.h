@@ -75,6 +75,10 @@ int sandbox_drain(struct sandbox_child *child);
    limit, kills them all and returns -1 (sandbox_finish then says it was stopped for memory); else 0. */
 int sandbox_watch(struct sandbox_child *child);
 
+/* The CPU time, in seconds, that every process below this one has used (the runs it started, not the helper
+   judges beside it): what a run has had of the machine, however busy the machine is. */
+double sandbox_cpu_seconds(void);
+
 /* Waits for the child until its deadline (also after it closes its output), then kills its process group and
    every process it left behind, and fills outcome (which takes the output). */
 void sandbox_finish(struct sandbox_child *child, struct sandbox_outcome *outcome);
