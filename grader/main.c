@@ -156,6 +156,7 @@ static void judge_config_of(const struct cli *cli, int solutions, struct judge_c
     config->verbose = cli->verbose;
     config->solutions = cli->solutions || solutions;
     config->bench = cli->bench;
+    config->course = cli->course;
 }
 
 int main(int argc, char **argv)
@@ -170,11 +171,11 @@ int main(int argc, char **argv)
     const struct command *command = command_of(&cli);
     if (!command->needs_grading)
         return command->run(&g, &cli);
+    judge_config_of(&cli, command->solutions, &g.config); /* before opening: the course is part of it */
     if (grading_open(&g) != 0)
         return 2;
     g.seed = cli.seed_given ? cli.seed : (uint64_t)time(NULL) % 1000000;
     report_style_for(stdout, cli.verbose, &g.style);
-    judge_config_of(&cli, command->solutions, &g.config);
     rc = command->run(&g, &cli);
     grading_close(&g);
     return rc;

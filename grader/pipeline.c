@@ -24,9 +24,11 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Adds every test of lab that result lacks, failed with why and its full points (speed: reported), and puts the
-   tests in report order, so that a lab's maximum is the same whatever ran. */
-static void complete_lab(const struct grade_lab_spec *lab, const char *why, struct grade_lab_result *result)
+/* Adds every test of lab that result lacks, failed with why and its full points (speed: the course's, pending
+   where pending_speed says it was left untimed by choice, such as --quick), and puts the tests in report order,
+   so that a lab's maximum is the same whatever ran. */
+static void complete_lab(const struct grading *g, const struct grade_lab_spec *lab, const char *why,
+                         int pending_speed, struct grade_lab_result *result)
 {
     struct grade_test ordered[GRADE_MAX_TESTS];
     int count = 0;
@@ -36,10 +38,13 @@ static void complete_lab(const struct grade_lab_spec *lab, const char *why, stru
         for (int t = 0; name && t < result->test_count; t++)
             found |= strcmp(result->tests[t].name, name) == 0;
         if (name && !found) {
-            struct grade_test *test = result_add(result, name, 0, labs_test_points(lab, (enum grade_test_kind)kind),
-                                                 0, why);
-            if (test)
-                test->informational = kind == GRADE_TEST_SPEED;
+            double points = kind == GRADE_TEST_SPEED ? course_speed_points(&g->course, lab)
+                                                     : labs_test_points(lab, (enum grade_test_kind)kind);
+            struct grade_test *test = result_add(result, name, 0, points, 0, why);
+            if (test && kind == GRADE_TEST_SPEED) {
+                test->informational = points <= 0;
+                test->pending = points > 0 && pending_speed;
+            }
         }
     }
     for (int kind = 0; kind < GRADE_TEST_KINDS; kind++)
@@ -142,7 +147,8 @@ static void withdraw_speed(const struct grade_lab_spec *lab, struct grade_lab_re
         struct grade_test *test = &result->tests[t];
         char *reason = strdup("not reported: the kernel fails a correctness test above (its cases looked right on "
                               "the device alone; a kernel must be right under the reference judge too)");
-        if (strcmp(test->name, name) != 0 || !test->reason || !strncmp(test->reason, "not ", 4) || !reason) {
+        if (strcmp(test->name, name) != 0 || !test->reason || (!strncmp(test->reason, "not ", 4) && !test->pending) ||
+            !reason) {
             free(reason);
             continue;
         }
@@ -150,6 +156,8 @@ static void withdraw_speed(const struct grade_lab_spec *lab, struct grade_lab_re
         test->reason = reason;
         test->metrics[0] = '\0';
         test->passed = 0;
+        test->score = 0;
+        test->pending = 0;
     }
 }
 
@@ -198,7 +206,7 @@ static int grade_lab(struct grading *g, const struct grade_lab_spec *lab, uint64
     }
     /* Predictions show whether or not the kernel built: a student writes them before measuring. */
     predict_test(g->source_dir, lab, &b->ref.counts, built == 1 && b->ref.counted, result);
-    complete_lab(lab, why, result);
+    complete_lab(g, lab, why, built == 1, result);
     munmap(b, sizeof *b);
     close_runs(g, lab, built == 1 && g->config.solutions);
     return built == 2 ? 2 : 0;
@@ -209,13 +217,19 @@ int pipeline_run(struct grading *g, struct grade_lab_result *results)
     int all_passed = 1, setup_failed = 0;
     char layers[512];
     sandbox_layers(layers, sizeof layers);
-    fprintf(g->style.out, "grading %s with seed %llu (replay with --seed %llu)\nconfinement: %s\n\n", g->source_dir,
+    fprintf(g->style.out, "grading %s with seed %llu (replay with --seed %llu)\nconfinement: %s\n", g->source_dir,
             (unsigned long long)g->seed, (unsigned long long)g->seed, layers);
+    if (g->course.path[0]) /* where speed counts, said once before any test */
+        fprintf(g->style.out, "course: %s (%s): speed %s%s\n", g->course.name[0] ? g->course.name : "unnamed",
+                g->course.path, g->course.scores_speed ? "graded on " : "reported only, on every device",
+                g->course.scores_speed ? g->course.profile.device : "");
+    fputc('\n', g->style.out);
     for (int i = 0; i < g->config.lab_count; i++) {
         const struct grade_lab_spec *lab = registry_find(g->config.labs[i]);
         if (clk_now_s() - g->started > g->config.budget_s) {
             snprintf(results[i].lab, sizeof results[i].lab, "%s", lab->name);
-            complete_lab(lab, "not graded: the time budget for this submission (--budget) ran out", &results[i]);
+            complete_lab(g, lab, "not graded: the time budget for this submission (--budget) ran out", 0,
+                         &results[i]);
         } else {
             double started = clk_now_s();
             results[i].marked = started;
@@ -224,7 +238,8 @@ int pipeline_run(struct grading *g, struct grade_lab_result *results)
         }
         report_lab(&g->style, lab->title, &results[i]);
         for (int t = 0; t < results[i].test_count; t++)
-            all_passed &= results[i].tests[t].passed || results[i].tests[t].informational;
+            all_passed &= results[i].tests[t].passed || results[i].tests[t].informational ||
+                          results[i].tests[t].pending;
     }
     report_total(&g->style, results, g->config.lab_count);
     return setup_failed ? 2 : all_passed ? 0 : 1;

@@ -1,6 +1,7 @@
 #include "suites.h"
 
 #include "labs/registry.h"
+#include "wire/course.h"
 #include "wire/profile.h"
 
 #include <stdio.h>
@@ -168,6 +169,121 @@ START_TEST(committed_profiles_parse)
     char error[256] = "";
     ck_assert_msg(profile_load("grader/profiles", "no such device", 0, &p, error, sizeof error) == 0, "%s", error);
     ck_assert_msg(profile_load("grader/profiles", "no such device", 1, &p, error, sizeof error) == 0, "%s", error);
+    /* Calibration's records in the shipped GPU profiles: each scored threshold under the solution's lowest. */
+    ck_assert_int_eq(profile_load("grader/profiles", "NVIDIA H100 80GB HBM3", 1, &p, error, sizeof error), 0);
+    for (size_t i = 0; i < registry_count(); i++)
+        if (!p.labs[i].informational && p.labs[i].min_speedup > 0)
+            ck_assert_msg(p.labs[i].solution_low > p.labs[i].min_speedup, "%s", registry_lab(i)->name);
+}
+END_TEST
+
+
+/* A profile's keys do what they say: points on an informational lab, or a scored lab without points or threshold,
+   would be ignored, so the profile is refused with the lab named. */
+START_TEST(keys_that_would_be_ignored_are_refused)
+{
+    struct profile p;
+    char error[256] = "";
+    profile_defaults(1, &p);
+    ck_assert_int_eq(profile_parse("lab4.points = 2\nlab4.mode = informational\n", &p, error, sizeof error), -1);
+    ck_assert_ptr_nonnull(strstr(error, "lab4"));
+    profile_defaults(1, &p);
+    ck_assert_int_eq(profile_parse("lab6.min_speedup = 1.1\nlab6.mode = scored\n", &p, error, sizeof error), -1);
+    profile_defaults(1, &p);
+    ck_assert_int_eq(profile_parse("lab6.points = 2\nlab6.mode = scored\n", &p, error, sizeof error), -1);
+    profile_defaults(1, &p);
+    ck_assert_int_eq(profile_parse("lab6.points = 2\nlab6.min_speedup = 1.1\nlab6.mode = scored\n", &p, error,
+                                   sizeof error),
+                     0);
+}
+END_TEST
+
+/* A course names its grading profile; the points are that profile's scored labs', whatever device is in use. */
+START_TEST(course_takes_points_from_its_profile)
+{
+    struct course c;
+    char path[128], error[512] = "";
+    write_profile("h100.conf", "device = NVIDIA H100 80GB HBM3\nname = H100\ntype = gpu\n"
+                               "lab6.min_speedup = 1.08\nlab6.points = 3\nlab6.mode = scored\n"
+                               "lab4.mode = informational\n");
+    write_profile("course.conf", "# where speed counts\nname = GPU course\nspeed.profile = h100.conf\n");
+    snprintf(path, sizeof path, "%s/course.conf", dir);
+    ck_assert_msg(course_load(path, "grader/profiles", &c, error, sizeof error) == 0, "%s", error);
+    ck_assert_str_eq(c.name, "GPU course");
+    ck_assert_int_eq(c.scores_speed, 1);
+    ck_assert_double_eq(course_speed_points(&c, registry_find("lab6")), 3.0);
+    ck_assert_double_eq(course_speed_points(&c, registry_find("lab4")), 0.0);
+    ck_assert_int_eq(course_grades_on(&c, "NVIDIA H100 80GB HBM3"), 1);
+    ck_assert_int_eq(course_grades_on(&c, "pthread-skylake-avx512-AMD EPYC"), 0);
+    /* No course: speed is reported only, on every device. */
+    ck_assert_int_eq(course_load(NULL, "grader/profiles", &c, error, sizeof error), 0);
+    ck_assert_double_eq(course_speed_points(&c, registry_find("lab6")), 0.0);
+    ck_assert_int_eq(course_grades_on(&c, "NVIDIA H100 80GB HBM3"), 0);
+}
+END_TEST
+
+START_TEST(course_errors_name_the_line)
+{
+    struct course c;
+    char path[128], error[512] = "";
+    snprintf(path, sizeof path, "%s/course.conf", dir);
+    write_profile("course.conf", "name = x\nspeed.profile = missing.conf\n");
+    ck_assert_int_eq(course_load(path, "grader/profiles", &c, error, sizeof error), -1);
+    ck_assert_ptr_nonnull(strstr(error, "line 2"));
+    write_profile("course.conf", "speed.points = 2\n");
+    ck_assert_int_eq(course_load(path, "grader/profiles", &c, error, sizeof error), -1);
+    ck_assert_ptr_nonnull(strstr(error, "line 1"));
+    /* A fallback profile names no device: a course cannot grade on "any GPU". */
+    write_profile("course.conf", "speed.profile = gpu.conf\n");
+    ck_assert_int_eq(course_load(path, "grader/profiles", &c, error, sizeof error), -1);
+    ck_assert_ptr_nonnull(strstr(error, "names no device"));
+    ck_assert_int_eq(course_load("/nonexistent/course.conf", "grader/profiles", &c, error, sizeof error), -1);
+    write_profile("course.conf", "contest = on\ncontest.tiers = 1.20:1, 1.05:2\n"); /* tiers must rise */
+    ck_assert_int_eq(course_load(path, "grader/profiles", &c, error, sizeof error), -1);
+    ck_assert_ptr_nonnull(strstr(error, "line 2"));
+}
+END_TEST
+
+/* The class contest is off unless the course turns it on; its tiers default to within 1.05x (2) and 1.20x (1). */
+START_TEST(course_contest_is_opt_in)
+{
+    struct course c;
+    char path[128], error[512] = "";
+    snprintf(path, sizeof path, "%s/course.conf", dir);
+    write_profile("course.conf", "name = x\n");
+    ck_assert_int_eq(course_load(path, "grader/profiles", &c, error, sizeof error), 0);
+    ck_assert_int_eq(c.contest, 0);
+    write_profile("course.conf", "contest = on\n");
+    ck_assert_int_eq(course_load(path, "grader/profiles", &c, error, sizeof error), 0);
+    ck_assert_int_eq(c.contest, 1);
+    ck_assert_int_eq(c.tier_count, 2);
+    ck_assert_double_eq(c.tiers[0].ratio, 1.05);
+    write_profile("course.conf", "contest = on\ncontest.tiers = 1.1:3, 1.5:1, 2:0.5\n");
+    ck_assert_msg(course_load(path, "grader/profiles", &c, error, sizeof error) == 0, "%s", error);
+    ck_assert_int_eq(c.tier_count, 3);
+    ck_assert_double_eq(c.tiers[2].points, 0.5);
+}
+END_TEST
+
+/* The shipped GPU profiles score speed where their calibration separates solution and baseline; the CPU fallback
+   keeps it informational. */
+START_TEST(shipped_gpu_profiles_score_speed)
+{
+    const char *gpus[] = {"nvidia-h100-80gb-hbm3.conf", "nvidia-h200.conf"};
+    struct course c;
+    char path[128], text[128], error[512] = "";
+    double points = 0.0;
+    snprintf(path, sizeof path, "%s/course.conf", dir);
+    for (int i = 0; i < 2; i++) {
+        snprintf(text, sizeof text, "speed.profile = %s\n", gpus[i]);
+        write_profile("course.conf", text);
+        ck_assert_msg(course_load(path, "grader/profiles", &c, error, sizeof error) == 0, "%s", error);
+        points = 0.0;
+        for (size_t l = 0; l < registry_count(); l++)
+            points += course_speed_points(&c, registry_lab(l));
+        ck_assert_double_ge(points, 8.0); /* labs 5 to 8 at least */
+        ck_assert_double_gt(course_speed_points(&c, registry_find("lab7")), 0.0);
+    }
 }
 END_TEST
 
@@ -184,6 +300,11 @@ Suite *profile_suite(void)
     tcase_add_test(tc, falls_back_to_type_then_default_then_built_in);
     tcase_add_test(tc, broken_profile_is_an_error);
     tcase_add_test(tc, committed_profiles_parse);
+    tcase_add_test(tc, keys_that_would_be_ignored_are_refused);
+    tcase_add_test(tc, course_takes_points_from_its_profile);
+    tcase_add_test(tc, course_errors_name_the_line);
+    tcase_add_test(tc, shipped_gpu_profiles_score_speed);
+    tcase_add_test(tc, course_contest_is_opt_in);
     suite_add_tcase(s, tc);
     return s;
 }

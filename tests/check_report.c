@@ -1,9 +1,12 @@
 #include "suites.h"
 
+#include "files.h"
+#include "report/contest.h"
 #include "report/report.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static char *render(const struct grade_lab_result *result, int verbose)
 {
@@ -91,6 +94,85 @@ START_TEST(setup_error_is_shown)
 }
 END_TEST
 
+
+/* A pending speed test keeps its points in the maximum, scores none yet, and is not a failed test. */
+START_TEST(pending_points_stay_in_the_maximum)
+{
+    struct grade_lab_result result;
+    double score, max;
+    char *text;
+    memset(&result, 0, sizeof result);
+    snprintf(result.lab, sizeof result.lab, "lab7");
+    result_add(&result, "exact cases", 4, 4, 1, "all right");
+    struct grade_test *speed = result_add(&result, "speed", 0, 2, 0, "2 points, graded on NVIDIA H100 80GB HBM3");
+    speed->pending = 1;
+    report_score(&result, &score, &max);
+    ck_assert_double_eq(score, 4.0);
+    ck_assert_double_eq(max, 6.0);
+    ck_assert_double_eq(report_pending(&result, 1), 2.0);
+    text = render(&result, 0);
+    ck_assert_msg(strstr(text, "1 of 1 tests passed") && strstr(text, "2 points pending"), "%s", text);
+    free(text);
+    result_free(&result);
+}
+END_TEST
+
+/* The contest places each right kernel against the fastest right one of its lab and device; a wrong one, however
+   fast, is not placed, and devices are not compared. */
+START_TEST(contest_places_within_the_tiers)
+{
+    const struct course_tier tiers[] = {{1.05, 2}, {1.20, 1}};
+    struct contest_entry e[] = {
+        {.student = "a", .lab = "lab7", .device = "H100", .rate = 1000, .correct = 1},
+        {.student = "b", .lab = "lab7", .device = "H100", .rate = 960, .correct = 1},  /* 1.04x */
+        {.student = "c", .lab = "lab7", .device = "H100", .rate = 900, .correct = 1},  /* 1.11x */
+        {.student = "d", .lab = "lab7", .device = "H100", .rate = 500, .correct = 1},  /* 2x */
+        {.student = "e", .lab = "lab7", .device = "H100", .rate = 5000, .correct = 0}, /* wrong */
+        {.student = "f", .lab = "lab7", .device = "PoCL", .rate = 10, .correct = 1},   /* alone on its device */
+    };
+    const double extra[] = {2, 2, 1, 0, 0, 2};
+    contest_place(e, 6, tiers, 2);
+    for (int i = 0; i < 6; i++)
+        ck_assert_msg(e[i].extra == extra[i], "%s: %g extra points", e[i].student, e[i].extra);
+    ck_assert_double_eq(e[0].ratio, 1.0);
+    ck_assert_double_eq(e[4].ratio, 0.0);
+}
+END_TEST
+
+/* contest.csv from a class's results files: the right kernels placed, fastest first. */
+START_TEST(contest_file_from_results)
+{
+    char dir[] = "/tmp/clkit-contest-XXXXXX", path[128], *text;
+    const char *names[] = {"slow", "fast", "wrong"};
+    const char *files[] = {
+        "{\"tests\":[{\"name\":\"lab7: exact cases\",\"status\":\"passed\"}],"
+        "\"leaderboard\":[{\"name\":\"lab7 GB/s\",\"value\":100},{\"name\":\"lab7 speedup\",\"value\":1.1}],"
+        "\"extra_data\":{\"devices\":{\"lab7\":\"H100\"}}}",
+        "{\"tests\":[{\"name\":\"lab7: exact cases\",\"status\":\"passed\"}],"
+        "\"leaderboard\":[{\"name\":\"lab7 GB/s\",\"value\":200}],\"extra_data\":{\"devices\":{\"lab7\":\"H100\"}}}",
+        "{\"tests\":[{\"name\":\"lab7: exact cases\",\"status\":\"failed\"}],"
+        "\"leaderboard\":[{\"name\":\"lab7 GB/s\",\"value\":900}],\"extra_data\":{\"devices\":{\"lab7\":\"H100\"}}}",
+    };
+    struct course course = {.contest = 1, .tiers = {{1.05, 2}, {1.20, 1}}, .tier_count = 2};
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    for (int i = 0; i < 3; i++) {
+        FILE *f;
+        snprintf(path, sizeof path, "%s/%s.json", dir, names[i]);
+        ck_assert_ptr_nonnull(f = fopen(path, "w"));
+        fputs(files[i], f);
+        fclose(f);
+    }
+    ck_assert_int_eq(contest_write(dir, names, 3, &course), 0);
+    snprintf(path, sizeof path, "%s/contest.csv", dir);
+    ck_assert_ptr_nonnull(text = clk_read_text(path, NULL));
+    ck_assert_msg(strstr(text, "lab7,H100,fast,200.00,1.000,2\nlab7,H100,slow,100.00,2.000,0\n"
+                               "lab7,H100,wrong,900.00,,0\n"), "%s", text);
+    free(text);
+    snprintf(path, sizeof path, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(path), 0);
+}
+END_TEST
+
 Suite *report_suite(void)
 {
     Suite *s = suite_create("report");
@@ -99,6 +181,9 @@ Suite *report_suite(void)
     tcase_add_test(tc, informational_tests_do_not_count);
     tcase_add_test(tc, verbose_shows_passed_details);
     tcase_add_test(tc, setup_error_is_shown);
+    tcase_add_test(tc, pending_points_stay_in_the_maximum);
+    tcase_add_test(tc, contest_places_within_the_tiers);
+    tcase_add_test(tc, contest_file_from_results);
     suite_add_tcase(s, tc);
     return s;
 }

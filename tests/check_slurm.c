@@ -65,6 +65,18 @@ START_TEST(the_resources_asked_for_follow_the_options)
 }
 END_TEST
 
+/* Every task grades for the course the job was written for, wherever it runs: the same maximum for the class. */
+START_TEST(tasks_grade_for_the_same_course)
+{
+    char *script = shell("./grade --slurm " JOB "-course --submission " CLASS " --course grader/courses/nvidia-h100.conf "
+                         "--quick lab1 >/dev/null && cat " JOB "-course/grade.sbatch", 0);
+    ck_assert_msg(strstr(script, "/grader/courses/nvidia-h100.conf'") && strstr(script, " --course '/"), "%s",
+                  script);
+    free(script);
+    free(shell("./grade --slurm " JOB "-course --submission " CLASS " --course /no/such/course.conf lab1", 2));
+}
+END_TEST
+
 /* Tasks that ran but could not set up (here: a device no node has) are no grade: the merge names them and fails. */
 START_TEST(a_merge_of_set_up_errors_fails)
 {
@@ -306,6 +318,7 @@ Suite *slurm_suite(void)
     tcase_add_checked_fixture(tc, setup, NULL);
     tcase_add_test(tc, writes_one_task_per_student);
     tcase_add_test(tc, the_resources_asked_for_follow_the_options);
+    tcase_add_test(tc, tasks_grade_for_the_same_course);
     tcase_add_test(tc, a_merge_of_set_up_errors_fails);
     tcase_add_test(tc, tasks_and_merge_grade_as_a_batch_does);
     tcase_add_test(tc, a_missing_task_is_named);

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Stability and discrimination of the scored performance tests on this machine (not part of make check:
 # it takes minutes and its figures depend on the device).
-#   [LABS="lab8 ..."] tests/perf_stability.sh [RUNS] [--device SPEC]
+#   [LABS="lab8 ..."] [COURSE=grader/courses/nvidia-h100.conf] tests/perf_stability.sh [RUNS] [--device SPEC]
+# With COURSE, the course's scored speed tests are read by their marks (scored 2/2 or 0/2; pending off the
+# course's device); without, the profile's "met" or "not met".
 # Stability: ./grade --solutions passes every scored perf test RUNS times out of RUNS, with another
 # process loading one core during half of the runs. Discrimination: the naive fixtures, which hold the
 # baseline algorithm under the optimised lab's name, fail the same tests RUNS times out of RUNS.
@@ -10,6 +12,7 @@ cd "$(dirname "$0")/.."
 runs=${1:-20}
 shift || true
 device=("$@")
+[ -n "${COURSE:-}" ] && device+=(--course "$COURSE")
 labs=${LABS:-"lab4 lab5 lab6 lab7 lab8"}
 declare -A fixtures=([lab4]=tests/fixtures/lab4/serial-group [lab5]=tests/fixtures/lab5/swapped-mapping
                      [lab6]=tests/fixtures/lab6/naive-in-tiled [lab7]=tests/fixtures/lab7/naive-in-tiled
@@ -17,12 +20,16 @@ declare -A fixtures=([lab4]=tests/fixtures/lab4/serial-group [lab5]=tests/fixtur
 make -s grader solutions >/dev/null || exit 2
 export NO_COLOR=1
 
-# Prints "labN passed|failed|informational" for each speed line of a grade report. Speed is reported, never
-# scored, so the mark is always a dot: the verdict is whether the profile's threshold was "met" or "not met".
+# Prints "labN passed|failed|informational" for each speed line of a grade report. A scored speed test's mark
+# decides (a tick or a cross; a pending one, off the course's device, counts as informational); a reported one's
+# verdict is whether the profile's threshold was "met" (close to it included) or "not met".
 verdicts() {
   awk '/^lab[0-9]+: / { lab = $1; sub(":", "", lab) }
        /^  [^ ]+ speed / { v = "informational";
-                          if ($0 ~ /: met /) v = "passed"; else if ($0 ~ /: not met /) v = "failed";
+                          if ($0 ~ /^  \xe2\x9c\x93 /) v = "passed";
+                          else if ($0 ~ /^  \xe2\x9c\x97 /) v = "failed";
+                          else if ($0 ~ /\(pending\)$/) v = "informational";
+                          else if ($0 ~ /: not met/) v = "failed"; else if ($0 ~ /: met/) v = "passed";
                           print lab, v }'
 }
 

@@ -4,6 +4,7 @@
 #include "labs/spec.h"
 #include "labs/registry.h"
 #include "report/export.h"
+#include "report/contest.h"
 #include "report/html.h"
 #include "report/outfile.h"
 #include "judge/predict.h"
@@ -297,7 +298,14 @@ static void csv_row(FILE *csv, const char *name, const struct grade_lab_result *
         fprintf(csv, ",%.2f", score);
     }
     fprintf(csv, ",%.2f,%.2f,%d,%d,", total, total_max, predicted, within);
-    csv_field(csv, status);
+    if (report_pending(results, count) > 0) { /* the columns stay; the status says what is not decided yet */
+        char text[160];
+        snprintf(text, sizeof text, "%s; %g points pending (speed, graded on the course's device)", status,
+                 report_pending(results, count));
+        csv_field(csv, text);
+    } else {
+        csv_field(csv, status);
+    }
     fputc('\n', csv);
 }
 
@@ -580,6 +588,18 @@ int batch_report(const struct grading *g, const char *html, const char *results_
     return rc;
 }
 
+int batch_contest(const struct grading *g, const char *results_dir, const struct student *students, int count)
+{
+    const char **names;
+    int rc;
+    if (!g->course.contest)
+        return 0;
+    names = class_names(students, count);
+    rc = names ? contest_write(results_dir, names, count, &g->course) : -1;
+    free(names);
+    return rc;
+}
+
 int batch_run(struct grading *g, const struct cli *cli)
 {
     static struct student students[BATCH_MAX_STUDENTS];
@@ -610,6 +630,8 @@ int batch_run(struct grading *g, const struct cli *cli)
     if (rc == 0)
         fprintf(g->style.out, "wrote %s/scores.csv\n", results_dir);
     if (rc == 0 && cli->html && batch_report(g, cli->html, results_dir, students, count) != 0)
+        rc = 2;
+    if (rc == 0 && batch_contest(g, results_dir, students, count) != 0)
         rc = 2;
     for (int i = 0; i < count; i++)
         free(students[i].path);

@@ -54,4 +54,8 @@ void batch_collect(struct grading *g, const struct student *s, const char *why, 
 int batch_report(const struct grading *g, const char *html, const char *dir, const struct student *students,
                  int count);
 
+/* Writes dir/contest.csv from dir's results of the students listed where the course holds a contest (contest =
+   on); returns 0 (nothing to do, or written), or -1 after saying why. */
+int batch_contest(const struct grading *g, const char *dir, const struct student *students, int count);
+
 #endif

@@ -31,7 +31,9 @@ static const char usage[] =
     "  --html DIR          also write a static HTML report: for one student DIR/index.html, their page\n"
     "                      (mismatch maps, speed); with a class or --merge a page per student and the\n"
     "                      class's (scores, pass rates, common failures)\n"
-    "  --quick             do not time the kernel (the speed test only reports, so the score is the same)\n"
+    "  --course FILE       the course file: which device's profile grades speed, and so each lab's speed\n"
+    "                      points (default: course.conf at the kit's root; none: speed is reported only)\n"
+    "  --quick             do not time the kernel (speed points, where the course gives some, stay pending)\n"
 "%s"
     "  --seed S            replay the random inputs of an earlier run\n"
     "  --case N            run only correctness case N (with --seed, replays a failure)\n"
@@ -117,6 +119,7 @@ static int parse_valued(struct cli *cli, const char *arg, const char *value)
                           : strcmp(arg, "--merge") == 0      ? &cli->merge
                           : strcmp(arg, "--html") == 0       ? &cli->html
                           : strcmp(arg, "--bench-out") == 0  ? &cli->bench_out
+                          : strcmp(arg, "--course") == 0     ? &cli->course
                                                              : NULL;
     if (!target && strcmp(arg, "--seed") && strcmp(arg, "--case") && strcmp(arg, "--timeout") &&
         strcmp(arg, "--budget") && strcmp(arg, "--submission") && strcmp(arg, "--jobs") &&
@@ -206,6 +209,7 @@ static const struct option options[] = {
     {.name = "timeout", .has_arg = required_argument, .val = OPT_VALUED},
     {.name = "budget", .has_arg = required_argument, .val = OPT_VALUED},
     {.name = "bench-out", .has_arg = required_argument, .val = OPT_VALUED},
+    {.name = "course", .has_arg = required_argument, .val = OPT_VALUED},
     {0},
 };
 

@@ -44,6 +44,7 @@ struct cli {
     int bench;             /* time the solutions and print what they reach */
     int sanitize;          /* run the small cases under Oclgrind too */
     const char *bench_out; /* where --bench writes bench-<device>.md, .csv and .svg */
+    const char *course;    /* the course file (NULL: course.conf at the kit's root, if there is one) */
 };
 
 /* The kit's version, as the file VERSION gives it. */

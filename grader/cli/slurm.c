@@ -140,6 +140,12 @@ static int write_script(const struct grading *g, const struct cli *cli, int dirf
             cli->timeout_s);
     shell_quote(out, cli->device ? cli->device : cli->slurm_gpus > 0 ? "gpu" : "cpu");
     fprintf(out, "%s", cli->quick ? " --quick" : "");
+    if (g->course.path[0]) { /* every task grades for the same course, wherever it runs */
+        char *course = realpath(g->course.path, NULL);
+        fputs(" --course ", out);
+        shell_quote(out, course ? course : g->course.path);
+        free(course);
+    }
     for (int i = 0; i < cli->lab_count; i++)
         fprintf(out, " %s", cli->labs[i]);
     fputc('\n', out);

@@ -21,6 +21,7 @@ struct judge_config {
     int verbose;        /* every failed case in the report, not the first few */
     int solutions;      /* grading the kit's own solutions */
     int bench;          /* --bench: time what lies past each lab as well */
+    const char *course; /* the course file (NULL: course.conf at the kit's root, if there is one) */
 };
 
 /* Sets config's device to spec (NULL: the first device), simulated when spec names Oclgrind. */

@@ -1,5 +1,7 @@
 #include "judge/grading.h"
 
+#include "files.h"
+#include "judge/busy.h"
 #include "sandbox/scratch.h"
 #include "timing.h"
 
@@ -24,6 +26,21 @@ static void close_answers(const struct grading *g)
     }
 }
 
+/* Reads --course, else the kit's course.conf where there is one; returns 0, or 2 after saying why. */
+static int open_course(struct grading *g)
+{
+    char path[PATH_MAX + 32], why[2048];
+    const char *file = g->config.course;
+    snprintf(path, sizeof path, "%s/" COURSE_FILE, g->root);
+    if (!file && clk_file_exists(path))
+        file = path;
+    if (course_load(file, g->profiles_dir, &g->course, why, sizeof why) != 0) {
+        fprintf(stderr, "grade: %s\n", why);
+        return 2;
+    }
+    return 0;
+}
+
 int grading_open(struct grading *g)
 {
     const char *root = getenv("CLKIT_ROOT");
@@ -36,7 +53,8 @@ int grading_open(struct grading *g)
     snprintf(g->kernels_dir, sizeof g->kernels_dir, "%s/kernels", resolved);
     snprintf(g->profiles_dir, sizeof g->profiles_dir, "%s/grader/profiles", resolved);
     free(resolved);
-    if (grading_new_scratch(g) != 0)
+    busy_mark_root();
+    if (open_course(g) != 0 || grading_new_scratch(g) != 0)
         return 2;
     grading_hide(g, g->root);
     close_answers(g);

@@ -7,6 +7,7 @@
 #include "judge/result.h"
 #include "report/report.h"
 #include "sandbox/sandbox.h"
+#include "wire/course.h"
 
 #include <limits.h>
 #include <stdint.h>
@@ -29,9 +30,11 @@ struct grading {
     char device_name[128];     /* the device the last runner met ("" before any) */
     int device_is_gpu;
     size_t max_local;          /* the largest work-group the last device's build allows */
+    struct course course;      /* where speed counts, and for how many points */
 };
 
-/* Finds the kit (CLKIT_ROOT, else where the grader was built) and makes the scratch directory; returns 0 or 2. */
+/* Finds the kit (CLKIT_ROOT, else where the grader was built), reads the course (--course, else the kit's
+   course.conf) and makes the scratch directory; returns 0 or 2. */
 int grading_open(struct grading *g);
 
 /* Makes g a scratch directory of its own in /tmp with the kit staged in it (a batch worker's, so that workers

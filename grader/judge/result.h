@@ -12,6 +12,7 @@ struct grade_test {
     double max;
     int passed;
     int informational; /* reported, worth no points on any device */
+    int pending;       /* worth max, scored 0 for now: decided only on the course's device (never a failure) */
     int noted;         /* its details matter even when it passed (a suspect device) */
     char *reason;      /* first line: why, in one line; further lines: details */
     char metrics[320]; /* a performance test's figures, "key=value;...", for --bench */

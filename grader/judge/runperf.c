@@ -2,14 +2,17 @@
 
 #include "labs/registry.h"
 #include "files.h"
+#include "judge/busy.h"
 #include "judge/spot_check.h"
 #include "text.h"
 #include "timing.h"
+#include "wire/speed.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <unistd.h>
 
 #define TEXT_SIZE 8192
 
@@ -33,7 +36,10 @@ int runperf_profile(struct lab_run *r, char *why, size_t size)
 {
     if (r->profile_loaded)
         return 0;
-    if (profile_load(r->g->profiles_dir, r->hello.device_name, r->hello.is_gpu, &r->profile, why, size) != 0)
+    /* On the course's device its own profile decides, whatever grader/profiles holds. */
+    if (course_grades_on(&r->g->course, r->hello.device_name))
+        r->profile = r->g->course.profile;
+    else if (profile_load(r->g->profiles_dir, r->hello.device_name, r->hello.is_gpu, &r->profile, why, size) != 0)
         return -1;
     r->profile_loaded = 1;
     return 0;
@@ -70,52 +76,57 @@ static int ask_timing(struct lab_run *r, int runs, struct grade_case *c, struct 
 }
 
 static void describe_speed(const struct lab_run *r, const struct wire_perf_done *d, const struct rates *rt,
-                           char *text, size_t size)
+                           enum speed_call call, char *text, size_t size)
 {
     const struct perf_rule *rule = rule_of(r);
     const char *baseline = r->lab->perf.baseline_name;
+    const char *verdict = call == SPEED_MET ? "met" : call == SPEED_NOT_MET ? "not met"
+                                                    : d->speedup >= rule->min_speedup ? "met, but close to the threshold"
+                                                                                      : "close to the threshold";
     if (rule->min_speedup > 0)
         snprintf(text, size, "%.2f\u00d7 the speed of %s; this device's profile (%s) expects %.2f\u00d7: %s",
-                        d->speedup, baseline, r->profile.name, rule->min_speedup,
-                        d->speedup >= rule->min_speedup ? "met" : "not met");
+                        d->speedup, baseline, r->profile.name, rule->min_speedup, verdict);
     else
         snprintf(text, size, "%.2f\u00d7 the speed of %s (profile: %s)", d->speedup, baseline, r->profile.name);
     clk_append(text, size,
-               "\n%.3f ms against %.3f ms for %s, median of %d interleaved pairs%s\n%.1f %s, %.0f%% of %s (%.1f %s)",
-               d->student_ms, d->baseline_ms, baseline, d->pairs,
-               d->settled ? "" : " (the timing did not settle in the budget: this machine is busy)", rt->rate,
+               "\n%.3f ms against %.3f ms for %s, median of %d interleaved pairs (95%% interval of the speedup "
+               "%.2f\u2013%.2f\u00d7)%s\n%.1f %s, %.0f%% of %s (%.1f %s)",
+               d->student_ms, d->baseline_ms, baseline, d->pairs, d->low, d->high,
+               d->settled ? "" : " (the timing did not settle in the time allowed: this machine is busy)", rt->rate,
                rt->unit, 100.0 * rt->fraction, rt->peak_name, rt->peak, rt->unit);
+    if (call == SPEED_CLOSE)
+        clk_append(text, size, "\nclose to the threshold: timed again, the threshold stayed within the noise of "
+                   "the measurement, so it counts as met");
 }
 
-/* Judges the times against the profile: the text, the metrics for --bench, and whether it passed. */
-static int judge_timing(const struct lab_run *r, const struct grade_case *c, const struct wire_perf_done *d,
-                        char *text, char *metrics, size_t metrics_size)
+/* Judges the times against the profile: the text, the metrics for --bench, and the call against its threshold. */
+static enum speed_call judge_timing(const struct lab_run *r, const struct grade_case *c,
+                                    const struct wire_perf_done *d, char *text, char *metrics, size_t metrics_size)
 {
     const struct perf_rule *rule = rule_of(r);
+    struct speed_estimate e = {.median = d->speedup, .low = d->low, .high = d->high, .count = d->pairs};
     struct rates rt;
-    int passed;
+    enum speed_call call;
     measure_rates(r->lab, c, d->student_ms, d->peak, &rt);
     if (!r->lab->perf.baseline_file) {
-        passed = rt.fraction >= rule->min_peak_fraction;
+        call = rule->min_peak_fraction <= 0 ? SPEED_NO_THRESHOLD
+               : rt.fraction >= rule->min_peak_fraction ? SPEED_MET : SPEED_NOT_MET;
         snprintf(metrics, metrics_size, "size=%zu;ms=%.4f;rate=%.2f;unit=%s;peak=%.2f;fraction=%.4f", c->dims[0],
                  d->student_ms, rt.rate, rt.unit, rt.peak, rt.fraction);
         snprintf(text, TEXT_SIZE, "%.3f ms: %.1f %s, %.0f%% of %s (%.1f %s), profile: %s", d->student_ms, rt.rate,
                  rt.unit, 100.0 * rt.fraction, rt.peak_name, rt.peak, rt.unit, r->profile.name);
-        if (rule->min_peak_fraction > 0) {
-            char needs[64];
-            snprintf(needs, sizeof needs, "\nneeds %.0f%% of the peak", 100.0 * rule->min_peak_fraction);
-            clk_append(text, TEXT_SIZE, "%s", needs);
-        }
-        return passed;
+        if (rule->min_peak_fraction > 0)
+            clk_append(text, TEXT_SIZE, "\nneeds %.0f%% of the peak", 100.0 * rule->min_peak_fraction);
+        return call;
     }
-    passed = d->speedup >= rule->min_speedup;
+    call = speed_decide(&e, rule->min_speedup);
     snprintf(metrics, metrics_size,
              "size=%zu;ms=%.4f;rate=%.2f;unit=%s;peak=%.2f;fraction=%.4f;baseline_ms=%.4f;speedup=%.3f;"
-             "threshold=%.2f;clblast_ms=%.4f;further_ms=%.4f",
+             "threshold=%.2f;clblast_ms=%.4f;further_ms=%.4f;low=%.3f;high=%.3f;pairs=%d",
              c->dims[0], d->student_ms, rt.rate, rt.unit, rt.peak, rt.fraction, d->baseline_ms, d->speedup,
-             rule->min_speedup, d->clblast_ms, d->further_ms);
-    describe_speed(r, d, &rt, text, TEXT_SIZE);
-    return passed;
+             rule->min_speedup, d->clblast_ms, d->further_ms, d->low, d->high, d->pairs);
+    describe_speed(r, d, &rt, call, text, TEXT_SIZE);
+    return call;
 }
 
 /* Reads a sample of the timed run's result, drawn now that the run is over, and judges it into log. */
@@ -145,27 +156,72 @@ static void check_timed(struct lab_run *r, const struct grade_case *c, struct ca
     wire_message_free(&m);
 }
 
-/* Speed is reported, never scored: no threshold means the same on every device, and the score must. */
-static void add_perf(struct grade_lab_result *result, const struct lab_run *r, int passed, const char *text,
-                     const char *metrics)
+/* What the speed test gives: reported only, met, not met, or pending (decided on the course's device alone). */
+enum outcome { OUTCOME_NOT_MET, OUTCOME_MET, OUTCOME_PENDING };
+
+/* Adds the speed test: worth the course's points for the lab (none: reported, informational); off the course's
+   device, or where a busy device left it undecided, pending, so that the maximum is the same on every machine. */
+static void add_perf(struct grade_lab_result *result, const struct lab_run *r, enum outcome outcome,
+                     const char *text, const char *metrics)
 {
-    struct grade_test *test = result_add(result, labs_test_name(r->lab, GRADE_TEST_SPEED), 0, 0, passed, text);
+    double points = course_speed_points(&r->g->course, r->lab);
+    int met = outcome == OUTCOME_MET, pending = points > 0 && outcome == OUTCOME_PENDING;
+    struct grade_test *test = result_add(result, labs_test_name(r->lab, GRADE_TEST_SPEED), met ? points : 0,
+                                         points, met, text);
     if (test) {
-        test->informational = 1;
+        test->informational = points <= 0;
+        test->pending = pending;
         snprintf(test->metrics, sizeof test->metrics, "%s", metrics);
     }
 }
 
-/* The speed test's text and metrics for a timed run whose results are right; returns whether it met the profile. */
-static int report_timing(const struct lab_run *r, const struct grade_case *c, const struct wire_perf_done *done,
-                         char *text, char *metrics, size_t metrics_size)
+/* Where the course's points are decided, as the first words of the test: "2 points, graded on NVIDIA H100 80GB
+   HBM3; here reported only: " off that device, else "". */
+static void where_it_counts(const struct lab_run *r, char *text, size_t size)
 {
-    int passed = judge_timing(r, c, done, text, metrics, metrics_size);
+    double points = course_speed_points(&r->g->course, r->lab);
+    text[0] = '\0';
+    if (points > 0 && !course_grades_on(&r->g->course, r->hello.device_name))
+        snprintf(text, size, "%g point%s, graded on %s; here reported only: ", points, points == 1 ? "" : "s",
+                 r->g->course.profile.device);
+}
+
+/* Whether the call on a busy device stands (see speed_stands_when_busy): a bandwidth lab's, without an interval,
+   only when met. */
+static int stands_when_busy(const struct lab_run *r, const struct wire_perf_done *d, int met)
+{
+    struct speed_estimate e = {.median = d->speedup, .low = d->low, .high = d->high, .count = d->pairs};
+    return met || (r->lab->perf.baseline_file && speed_stands_when_busy(&e, rule_of(r)->min_speedup));
+}
+
+/* The speed test's outcome for a timed run whose results are right, with its text and metrics: scored on the
+   course's device, where a busy device may leave a result short of the threshold undecided. */
+static enum outcome report_timing(const struct lab_run *r, const struct grade_case *c,
+                                  const struct wire_perf_done *done, const char *busy, char *text, char *metrics,
+                                  size_t metrics_size)
+{
+    static char measured[TEXT_SIZE];
+    enum speed_call call = judge_timing(r, c, done, measured, metrics, metrics_size);
+    int counts = course_speed_points(&r->g->course, r->lab) > 0, here = course_grades_on(&r->g->course,
+                                                                                          r->hello.device_name);
+    int is_busy = busy[0] != '\0';
+    /* Nothing to meet passes, as it always has: only a reported lab has no threshold (a scored one must). */
+    enum outcome outcome = speed_awarded(call) || call == SPEED_NO_THRESHOLD ? OUTCOME_MET : OUTCOME_NOT_MET;
+    where_it_counts(r, text, TEXT_SIZE);
+    if (counts && here && is_busy && !stands_when_busy(r, done, outcome == OUTCOME_MET)) {
+        snprintf(text, TEXT_SIZE, "not decided: %s while it was timed; grade again when it is free\n", busy);
+        outcome = OUTCOME_PENDING;
+    } else if (counts && !here)
+        outcome = OUTCOME_PENDING;
+    clk_append(text, TEXT_SIZE, "%s", measured);
+    if (is_busy && !(counts && here && outcome == OUTCOME_PENDING))
+        clk_append(text, TEXT_SIZE, "\n%s while it was timed: the figures may be off", busy);
+    snprintf(metrics + strlen(metrics), metrics_size - strlen(metrics), ";busy=%d", is_busy);
     if (rule_of(r)->informational && rule_of(r)->note[0])
         clk_append(text, TEXT_SIZE, "\n%s", rule_of(r)->note);
-    if (!passed)
+    if (call == SPEED_NOT_MET)
         clk_append(text, TEXT_SIZE, "\nsee %s for the optimisation this test looks for", r->lab->perf.handout);
-    return passed;
+    return outcome;
 }
 
 /* Returns 1 when the lab's baseline is in kernels/, else 0 with why in text: a student release leaves out a
@@ -184,42 +240,65 @@ static int baseline_present(const struct lab_run *r, char *text, size_t size)
     return 0;
 }
 
-void runperf_test(struct lab_run *r, const char *not_timed, struct case_log *log, struct grade_lab_result *result)
+/* Whether the device is busy before it is timed, looking twice a second apart: what keeps it busy, or "". */
+static void busy_before(const struct lab_run *r, char *busy, size_t size)
 {
-    static char text[TEXT_SIZE], metrics[320];
+    if (busy_device(r->hello.is_gpu, r->hello.device_name, busy, size)) {
+        sleep(1);
+        busy_device(r->hello.is_gpu, r->hello.device_name, busy, size);
+    }
+}
+
+/* Times the kernel and judges it into text and metrics; returns the outcome. */
+static enum outcome time_and_judge(struct lab_run *r, struct case_log *log, char *text, char *metrics,
+                                   size_t metrics_size)
+{
+    static char busy[256];
     struct wire_perf_done done;
     struct grade_case c;
-    int passed = 0;
-    metrics[0] = '\0';
-    if (runperf_profile(r, text, sizeof text) != 0) {
-        result->setup_error = strdup(text);
-        return;
-    }
-    if (not_timed) {
-        add_perf(result, r, 0, not_timed, "");
-        return;
-    }
-    if (!baseline_present(r, text, sizeof text)) {
-        add_perf(result, r, 0, text, "");
-        return;
-    }
+    int here = course_grades_on(&r->g->course, r->hello.device_name);
+    busy_before(r, busy, sizeof busy);
     if (ask_timing(r, 1, &c, &done) != 0) {
         struct sandbox_outcome outcome;
         char how[256];
         runlab_close(r, &outcome);
         sandbox_describe(&outcome, r->g->config.timeout_s, how, sizeof how);
         sandbox_outcome_free(&outcome);
-        snprintf(text, sizeof text, "the kernel %s during this test, while it was timed", how);
-    } else if (done.status != CL_SUCCESS) {
-        snprintf(text, sizeof text, "not timed: %s", done.why[0] ? done.why : clk_error_name(done.status));
-    } else {
-        check_timed(r, &c, log);
-        if (log->timed_wrong)
-            snprintf(text, sizeof text, "not reported: the timed run computed wrong results (see real cases)");
-        else
-            passed = report_timing(r, &c, &done, text, metrics, sizeof metrics);
+        snprintf(text, TEXT_SIZE, "the kernel %s during this test, while it was timed", how);
+        return OUTCOME_NOT_MET;
     }
-    add_perf(result, r, passed, text, metrics);
+    if (done.status != CL_SUCCESS) {
+        where_it_counts(r, text, TEXT_SIZE);
+        clk_append(text, TEXT_SIZE, "not timed: %s", done.why[0] ? done.why : clk_error_name(done.status));
+        return here ? OUTCOME_NOT_MET : OUTCOME_PENDING;
+    }
+    check_timed(r, &c, log);
+    if (log->timed_wrong) {
+        snprintf(text, TEXT_SIZE, "not reported: the timed run computed wrong results (see real cases)");
+        return OUTCOME_NOT_MET;
+    }
+    return report_timing(r, &c, &done, busy, text, metrics, metrics_size);
+}
+
+void runperf_test(struct lab_run *r, const char *not_timed, struct case_log *log, struct grade_lab_result *result)
+{
+    static char text[TEXT_SIZE], metrics[320];
+    enum outcome outcome;
+    metrics[0] = '\0';
+    if (runperf_profile(r, text, sizeof text) != 0) {
+        result->setup_error = strdup(text);
+        return;
+    }
+    if (not_timed) {
+        add_perf(result, r, OUTCOME_NOT_MET, not_timed, "");
+        return;
+    }
+    if (!baseline_present(r, text, sizeof text)) {
+        add_perf(result, r, OUTCOME_PENDING, text, "");
+        return;
+    }
+    outcome = time_and_judge(r, log, text, metrics, sizeof metrics);
+    add_perf(result, r, outcome, text, metrics);
 }
 
 int runperf_calibrate(struct lab_run *r, int runs, double *values, char *why, size_t size)

@@ -8,8 +8,9 @@
 /* Loads the profile of r's device once; returns 0, or -1 with why. */
 int runperf_profile(struct lab_run *r, char *why, size_t size);
 
-/* Adds the speed or bandwidth test to result, reported and worth no points on any device; a kernel is not timed
-   when not_timed says why (NULL: time it). The timed run's result is checked on a sample, into log's timed fields:
+/* Adds the speed or bandwidth test to result: worth the course's points for the lab, scored on the course's device
+   and pending elsewhere (or where a busy device leaves it short of the threshold), else reported and worth none; a
+   kernel is not timed when not_timed says why (NULL: time it). The timed run's result is checked on a sample, into log's timed fields:
    a real case. */
 void runperf_test(struct lab_run *r, const char *not_timed, struct case_log *log, struct grade_lab_result *result);
 

@@ -19,6 +19,13 @@
    makes the test informational. */
 void calibrate_rule(const double *speedups, int count, const char *note_if_none, struct perf_rule *rule);
 
+/* Sets rule from the solution's speedups and those of the lab's known-slow submissions (slow_count of them, the
+   baseline's 1 always among them): the threshold is the geometric midpoint between the slow ones' highest and the
+   solution's lowest, both recorded in rule; where the solution is not CALIBRATE_MIN_EFFECT times the slow ones,
+   the test is informational with why in its note. */
+void calibrate_separate(const double *speedups, int count, const double *slow, int slow_count,
+                        const char *note_if_none, struct perf_rule *rule);
+
 /* Returns a file name for a device: lower-case letters, digits and '-', then ".conf". */
 void calibrate_file_name(const char *device_name, char *name, size_t size);
 

@@ -23,19 +23,26 @@ static cJSON *json_test(const char *lab, const struct grade_test *test)
 {
     cJSON *item = cJSON_CreateObject();
     char name[128], *output = safetext_clean(test->reason, 0);
-    snprintf(name, sizeof name, "%s: %s%s", lab, test->name, test->informational ? " (informational)" : "");
+    cJSON *extra = NULL;
+    snprintf(name, sizeof name, "%s: %s%s", lab, test->name,
+             test->informational ? " (informational)" : test->pending ? " (pending)" : "");
     cJSON_AddStringToObject(item, "name", name);
     cJSON_AddNumberToObject(item, "score", test->informational ? 0.0 : points(test->score));
     cJSON_AddNumberToObject(item, "max_score", test->informational ? 0.0 : points(test->max));
-    cJSON_AddStringToObject(item, "status", test->passed ? "passed" : "failed");
+    /* Pending is neither: Gradescope shows a test without a status by its score, the output says why. */
+    if (!test->pending)
+        cJSON_AddStringToObject(item, "status", test->passed ? "passed" : "failed");
     cJSON_AddStringToObject(item, "output", output ? output : "");
     cJSON_AddStringToObject(item, "visibility", "visible");
+    if (test->cause[0] || test->pending || strstr(test->metrics, "questions="))
+        extra = cJSON_AddObjectToObject(item, "extra_data");
     if (test->cause[0])
-        cJSON_AddStringToObject(cJSON_AddObjectToObject(item, "extra_data"), "cause", test->cause);
-    if (strstr(test->metrics, "questions=")) { /* the predictions test: what the class report counts */
-        cJSON *extra = cJSON_AddObjectToObject(item, "extra_data");
+        cJSON_AddStringToObject(extra, "cause", test->cause);
+    if (test->pending)
+        cJSON_AddTrueToObject(extra, "pending");
+    if (extra && strstr(test->metrics, "questions=")) { /* the predictions test: what the class report counts */
         const char *keys[] = {"questions", "predicted", "answered", "measured", "within"};
-        for (size_t k = 0; extra && k < sizeof keys / sizeof *keys; k++)
+        for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
             cJSON_AddNumberToObject(extra, keys[k], metric(test->metrics, keys[k]));
     }
     free(output);
@@ -72,7 +79,7 @@ static cJSON *json_leaderboard(const struct export_run *run)
         const struct grade_lab_result *result = &run->results[l];
         const char *metrics = "";
         for (int t = 0; t < result->test_count; t++)
-            if (result->tests[t].informational && strstr(result->tests[t].metrics, "rate="))
+            if (strstr(result->tests[t].metrics, "rate=")) /* the speed test's, scored or reported */
                 metrics = result->tests[t].metrics;
         leaderboard_entry(board, result->lab, run->units[l], metric(metrics, "rate"));
         if (run->has_baseline && run->has_baseline[l])
@@ -176,7 +183,13 @@ static void junit_case(FILE *out, const char *classname, const struct grade_test
     xml_attribute(out, "name", test->name);
     xml_attribute(out, "classname", classname);
     fprintf(out, " time=\"%.3f\">\n", test->seconds > 0 ? test->seconds : 0.0);
-    if (is_error || (!test->passed && !test->informational)) {
+    if (!is_error && test->pending) {
+        fputs("      <skipped", out);
+        xml_attribute(out, "message", first);
+        fputs("/>\n      <system-out>", out);
+        xml_text(out, reason);
+        fputs("</system-out>\n", out);
+    } else if (is_error || (!test->passed && !test->informational)) {
         fprintf(out, "      <%s", element);
         xml_attribute(out, "message", first);
         fputc('>', out);
@@ -190,14 +203,18 @@ static void junit_case(FILE *out, const char *classname, const struct grade_test
     fputs("    </testcase>\n", out);
 }
 
-/* A lab's counts: tests (with a set-up case), failures (informational tests never fail), errors (set-up). */
-static void junit_counts(const struct grade_lab_result *result, int *tests, int *failures, int *errors)
+/* A lab's counts: tests (with a set-up case), failures (informational and pending tests never fail), errors
+   (set-up), skipped (pending: decided on the course's device). */
+static void junit_counts(const struct grade_lab_result *result, int *tests, int *failures, int *errors,
+                         int *skipped)
 {
     *tests = result->test_count + (result->setup_error ? 1 : 0);
     *errors = result->setup_error ? 1 : 0;
-    *failures = 0;
-    for (int t = 0; t < result->test_count; t++)
-        *failures += !result->tests[t].passed && !result->tests[t].informational;
+    *failures = *skipped = 0;
+    for (int t = 0; t < result->test_count; t++) {
+        *failures += !result->tests[t].passed && !result->tests[t].informational && !result->tests[t].pending;
+        *skipped += result->tests[t].pending;
+    }
 }
 
 static void junit_suite(FILE *out, const struct export_run *run, int l)
@@ -205,13 +222,13 @@ static void junit_suite(FILE *out, const struct export_run *run, int l)
     const struct grade_lab_result *result = &run->results[l];
     const char *file = run->kernels && run->kernels[l] ? run->kernels[l] : result->lab;
     char name[256];
-    int tests, failures, errors;
-    junit_counts(result, &tests, &failures, &errors);
+    int tests, failures, errors, skipped;
+    junit_counts(result, &tests, &failures, &errors, &skipped);
     snprintf(name, sizeof name, "%s: %s", result->lab, run->titles[l]);
     fputs("  <testsuite", out);
     xml_attribute(out, "name", name);
-    fprintf(out, " tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"0\" time=\"%.3f\"", tests, failures, errors,
-            result->seconds > 0 ? result->seconds : 0.0);
+    fprintf(out, " tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"%.3f\"", tests, failures, errors,
+            skipped, result->seconds > 0 ? result->seconds : 0.0);
     xml_attribute(out, "file", file);
     fputs(">\n", out);
     if (result->setup_error) {
@@ -230,8 +247,8 @@ void export_junit(FILE *out, const struct export_run *run)
 {
     int tests = 0, failures = 0, errors = 0;
     for (int l = 0; l < run->count; l++) {
-        int lab_tests, lab_failures, lab_errors;
-        junit_counts(&run->results[l], &lab_tests, &lab_failures, &lab_errors);
+        int lab_tests, lab_failures, lab_errors, lab_skipped;
+        junit_counts(&run->results[l], &lab_tests, &lab_failures, &lab_errors, &lab_skipped);
         tests += lab_tests;
         failures += lab_failures;
         errors += lab_errors;
@@ -260,7 +277,8 @@ static int reason_line(const char *reason)
 static const char *lab_blocker(const struct grade_lab_result *result)
 {
     for (int t = 0; t < result->test_count; t++)
-        if (!result->tests[t].passed && !result->tests[t].informational && result->tests[t].max <= 0)
+        if (!result->tests[t].passed && !result->tests[t].informational && !result->tests[t].pending &&
+            result->tests[t].max <= 0)
             return result->tests[t].reason;
     return NULL;
 }
@@ -307,7 +325,8 @@ static cJSON *classroom_json(const struct export_run *run)
             errored = 1;
         }
         for (int t = 0; t < result->test_count; t++)
-            if (!result->tests[t].informational && result->tests[t].max > 0) {
+            /* A pending test is not listed (the reporter would count it failed); its points stay in max. */
+            if (!result->tests[t].informational && !result->tests[t].pending && result->tests[t].max > 0) {
                 cJSON_AddItemToArray(tests, classroom_test(result, &result->tests[t], file, 0));
                 failed |= !result->tests[t].passed;
             }

@@ -61,13 +61,15 @@ static void print_test(const struct report_style *style, const struct grade_test
     const char *reason = test->reason ? test->reason : "";
     const char *newline = strchr(reason, '\n');
     int first = newline ? (int)(newline - reason) : (int)strlen(reason);
-    /* A test worth no points anywhere informs; it never shows as a failure. */
-    const char *mark = test->informational ? "\u00b7" : test->passed ? "\u2713" : "\u2717";
-    const char *colour = test->informational ? DIM : test->passed ? GREEN : RED;
+    /* A test worth no points anywhere informs, and one pending on the course's device waits: neither shows as a
+       failure. */
+    const char *mark = test->informational ? "\u00b7" : test->pending ? "\u2026" : test->passed ? "\u2713" : "\u2717";
+    const char *colour = test->informational || test->pending ? DIM : test->passed ? GREEN : RED;
     /* Rounded down when failed: 1.97 of 2 must not read as full marks beside a cross. */
     double shown = test->passed ? test->score : floor(test->score * 10.0 + 1e-9) / 10.0;
     fprintf(style->out, "  %s%s%s %-14s %5.1f/%-4g %.*s%s\n", paint(style, colour), mark, paint(style, RESET),
-            test->name, shown, test->max, first, reason, test->informational ? " (reported, not scored)" : "");
+            test->name, shown, test->max, first, reason,
+            test->informational ? " (reported, not scored)" : test->pending ? " (pending)" : "");
     if (newline && ((!test->passed && !test->informational) || test->noted || style->verbose))
         print_details(style, newline + 1);
 }
@@ -96,9 +98,18 @@ void report_lab(const struct report_style *style, const char *title, const struc
     fprintf(style->out, "  %s score: %.1f / %g%s\n\n", result->lab, score, max, "");
 }
 
+double report_pending(const struct grade_lab_result *results, int count)
+{
+    double pending = 0.0;
+    for (int l = 0; l < count; l++)
+        for (int t = 0; t < results[l].test_count; t++)
+            pending += results[l].tests[t].pending ? results[l].tests[t].max : 0.0;
+    return pending;
+}
+
 void report_total(const struct report_style *style, const struct grade_lab_result *results, int count)
 {
-    double total = 0.0, total_max = 0.0;
+    double total = 0.0, total_max = 0.0, pending = report_pending(results, count);
     int passed = 0, tests = 0;
     for (int l = 0; l < count; l++) {
         double score, max;
@@ -106,10 +117,13 @@ void report_total(const struct report_style *style, const struct grade_lab_resul
         total += score;
         total_max += max;
         for (int t = 0; t < results[l].test_count; t++) {
-            tests += !results[l].tests[t].informational;
+            tests += !results[l].tests[t].informational && !results[l].tests[t].pending;
             passed += results[l].tests[t].passed && !results[l].tests[t].informational;
         }
     }
     fprintf(style->out, "%stotal: %.1f / %g points, %d of %d tests passed%s\n", paint(style, BOLD), total, total_max,
             passed, tests, paint(style, RESET));
+    if (pending > 0)
+        fprintf(style->out, "%g points pending: speed is graded on the course's device (see each speed test)\n",
+                pending);
 }

@@ -21,6 +21,9 @@ void report_lab(const struct report_style *style, const char *title, const struc
 /* Adds up the scored points of result into *score and *max. */
 void report_score(const struct grade_lab_result *result, double *score, double *max);
 
+/* The points of results' pending tests (speed, decided on the course's device alone). */
+double report_pending(const struct grade_lab_result *results, int count);
+
 /* Prints the total over several labs. */
 void report_total(const struct report_style *style, const struct grade_lab_result *results, int count);
 

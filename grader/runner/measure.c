@@ -2,6 +2,7 @@
 
 #include "wire/compare.h"
 #include "wire/harness.h"
+#include "wire/speed.h"
 #include "program.h"
 #include "timing.h"
 
@@ -13,8 +14,9 @@
 
 #define WARMUPS 2
 #define MIN_PAIRS 7
-#define MAX_PAIRS 63
-#define SETTLED_SPREAD 0.05
+#define MAX_PAIRS 127
+/* The confidence interval of the median ratio, relative to it, that ends the timing. */
+#define SETTLED_WIDTH 0.05
 
 /* Fills k's outputs with NaN: before the first launch, so that an output left unwritten cannot pass the timed
    run's check by luck, and before every timed launch, so that a kernel that keeps its answer in the output and
@@ -97,9 +99,10 @@ double perf_spread(const double *ratios, int count)
 }
 
 cl_int perf_compare(const struct clk_env *env, struct perf_kernel *student, struct perf_kernel *baseline,
-                    double budget_s, struct perf_comparison *result)
+                    double budget_s, double threshold, struct perf_comparison *result)
 {
     double a[MAX_PAIRS], b[MAX_PAIRS], ratios[MAX_PAIRS], start = clk_now_s();
+    struct speed_estimate e = {0};
     cl_int status = CL_SUCCESS;
     int n = 0;
     memset(result, 0, sizeof *result);
@@ -112,16 +115,21 @@ cl_int perf_compare(const struct clk_env *env, struct perf_kernel *student, stru
         CL_PASS(status, time_once(env, baseline, &b[n]));
         ratios[n] = a[n] > 0 ? b[n] / a[n] : 0.0;
         n++;
-        result->settled = n >= MIN_PAIRS && perf_spread(ratios, n) < SETTLED_SPREAD;
-        if (result->settled || (n >= MIN_PAIRS && clk_now_s() - start > budget_s))
+        speed_estimate(ratios, n, &e);
+        if (speed_may_stop(&e, threshold, SETTLED_WIDTH, MIN_PAIRS, clk_now_s() - start, budget_s))
             break;
     }
 cleanup:
+    speed_estimate(ratios, n, &e);
     result->pairs = n;
     result->student_ms = clk_median(a, (size_t)n);
     result->baseline_ms = clk_median(b, (size_t)n);
-    result->speedup = clk_median(ratios, (size_t)n);
+    result->speedup = e.median;
+    result->low = e.low;
+    result->high = e.high;
     result->spread = perf_spread(ratios, n);
+    result->settled = n >= MIN_PAIRS && speed_relative_width(&e) <= SETTLED_WIDTH;
+    result->close = speed_decide(&e, threshold) == SPEED_CLOSE;
     return status;
 }
 

@@ -17,9 +17,11 @@ struct perf_comparison {
     double student_ms;  /* median kernel time */
     double baseline_ms;
     double speedup;     /* median of the pairwise ratios baseline / student */
+    double low, high;   /* the 95% confidence interval of that median */
     double spread;      /* interquartile range of the ratios over their median */
     int pairs;
-    int settled;        /* the spread fell below the target before the budget ran out */
+    int settled;        /* the interval narrowed below the target before the budget ran out */
+    int close;          /* the threshold lies inside the interval (after timing again) */
 };
 
 /* Creates the buffers of k->launch (inputs copied, outputs NaN) and binds k->kernel to them; returns a CL status.
@@ -29,11 +31,12 @@ cl_int perf_setup(const struct clk_env *env, struct perf_kernel *k);
 /* Releases the buffers and frees the launch of k (not the kernel). */
 void perf_release(struct perf_kernel *k);
 
-/* Times student and baseline in turns (A B A B ...) after warm-ups until the ratios settle or budget_s runs out. */
+/* Times student and baseline in turns (A B A B ...) after warm-ups until the median ratio's interval is narrow and
+   clear of threshold (<= 0: none), or budget_s runs out (twice that while the threshold lies inside it). */
 cl_int perf_compare(const struct clk_env *env, struct perf_kernel *student, struct perf_kernel *baseline,
-                    double budget_s, struct perf_comparison *result);
+                    double budget_s, double threshold, struct perf_comparison *result);
 
-/* Times k alone: the median of runs (at most 63) after a warm-up, in *ms. */
+/* Times k alone: the median of runs (at most 127) after a warm-up, in *ms. */
 cl_int perf_time(const struct clk_env *env, struct perf_kernel *k, int runs, double *ms);
 
 /* Measures the copy bandwidth (GB/s) with kernels/copy.cl over n floats; 0 when it cannot. */

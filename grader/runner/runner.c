@@ -121,28 +121,26 @@ static double time_further(struct runner *r, const struct grade_case *c)
     return ms;
 }
 
-/* Interleaved comparisons with the baseline: one, with a second round when a busy machine kept it from settling
-   short of the threshold, or runs of them for calibration. */
+/* Interleaved comparisons with the baseline: one, which times again by itself while the threshold lies within
+   its noise, or runs of them for calibration. */
 static cl_int compare_runs(struct runner *r, const struct wire_perf *request, struct perf_kernel *student,
                            struct perf_kernel *baseline, struct wire_perf_done *done)
 {
-    struct perf_comparison cmp, again;
+    struct perf_comparison cmp;
     cl_int status = CL_SUCCESS;
     for (int i = 0; i < done->runs; i++) {
-        CL_PASS(status, perf_compare(&r->env, student, baseline, request->budget_s, &cmp));
+        CL_PASS(status, perf_compare(&r->env, student, baseline, request->budget_s, request->min_speedup, &cmp));
         done->values[i] = cmp.speedup;
     }
-    /* A second round is only a better chance: should it fail, the first stands. */
-    if (done->runs == 1 && !cmp.settled && cmp.speedup < request->min_speedup &&
-        perf_compare(&r->env, student, baseline, request->budget_s, &again) == CL_SUCCESS &&
-        again.speedup > cmp.speedup)
-        cmp = again;
     done->student_ms = cmp.student_ms;
     done->baseline_ms = cmp.baseline_ms;
     done->speedup = cmp.speedup;
+    done->low = cmp.low;
+    done->high = cmp.high;
     done->spread = cmp.spread;
     done->pairs = cmp.pairs;
     done->settled = cmp.settled;
+    done->close = cmp.close;
 cleanup:
     return status;
 }

@@ -70,7 +70,7 @@ struct wire_perf {
     int compare;             /* time against the lab's baseline; else alone */
     int runs;                /* calibration: how many comparisons (1 when grading) */
     double budget_s;
-    double min_speedup;      /* a second round when a busy machine kept the first below it */
+    double min_speedup;      /* the threshold: a result within its noise is timed again (0: none) */
     int peak;                /* enum wire_peak */
     uint64_t copy_n;
     int clblast;             /* also time CLBlast's SGEMM on the same buffers */
@@ -83,7 +83,8 @@ struct wire_perf_done {
     int32_t status;
     int runs;
     double student_ms, baseline_ms, speedup, spread;
-    int pairs, settled;
+    double low, high;        /* the speedup's 95% confidence interval */
+    int pairs, settled, close;
     double peak;             /* GB/s or GFLOP/s; 0 when not measured */
     double clblast_ms;
     double further_ms;       /* 0 when not timed */

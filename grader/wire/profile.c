@@ -57,6 +57,10 @@ static int set_lab_field(const struct grade_lab_spec *lab, struct perf_rule *rul
     }
     if (strcmp(field, "min_speedup") == 0)
         return parse_double(value, &rule->min_speedup);
+    if (strcmp(field, "solution_low") == 0)
+        return parse_double(value, &rule->solution_low);
+    if (strcmp(field, "slow_high") == 0)
+        return parse_double(value, &rule->slow_high);
     if (strcmp(field, "min_peak_fraction") == 0)
         return parse_double(value, &rule->min_peak_fraction);
     if (strcmp(field, "points") == 0)
@@ -124,6 +128,44 @@ static int set_field(struct profile *profile, const char *key, const char *value
     return set_lab_key(profile, key, value);
 }
 
+double profile_margin(const struct perf_rule *rule)
+{
+    double slow = rule->slow_high > 0 ? rule->slow_high : 1.0, above, below;
+    if (rule->min_speedup <= 0)
+        return 0.0;
+    above = rule->solution_low > 0 ? rule->solution_low / rule->min_speedup : 1e9;
+    below = rule->min_speedup / slow;
+    return above < below ? above : below;
+}
+
+/* Every lab's keys must do what they say: points belong to a scored lab, and a scored lab needs a threshold and
+   points; returns 0, or -1 with the lab and why in error. */
+static int check_rules(const struct profile *profile, char *error, size_t error_size)
+{
+    for (size_t i = 0; i < registry_count(); i++) {
+        const struct perf_rule *rule = &profile->labs[i];
+        const char *name = registry_lab(i)->name, *why = NULL;
+        if (rule->informational && rule->points > 0)
+            why = "points on an informational lab would be ignored: remove %s.points or set %s.mode = scored";
+        else if (!rule->informational && rule->points <= 0)
+            why = "a scored lab needs points: set %s.points, or %s.mode = informational";
+        else if (!rule->informational && rule->min_speedup <= 0 && rule->min_peak_fraction <= 0)
+            why = "a scored lab needs a threshold: set %s.min_speedup (or min_peak_fraction), or %s.mode = "
+                  "informational";
+        else if (!rule->informational && rule->min_speedup > 0 && (rule->solution_low > 0 || rule->slow_high > 0) &&
+                 profile_margin(rule) < PROFILE_MIN_MARGIN)
+            why = "the threshold does not separate the solution from the known-slow submissions calibration "
+                  "recorded (%s.solution_low, %s.slow_high): calibrate again";
+        if (why) {
+            char text[256];
+            snprintf(text, sizeof text, why, name, name);
+            snprintf(error, error_size, "%s: %s", name, text);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int profile_parse(const char *text, struct profile *profile, char *error, size_t error_size)
 {
     char *copy = strdup(text), *line, *next;
@@ -150,11 +192,10 @@ int profile_parse(const char *text, struct profile *profile, char *error, size_t
         }
     }
     free(copy);
-    return rc;
+    return rc == 0 ? check_rules(profile, error, error_size) : rc;
 }
 
-/* Parses the file at path over a fresh copy of the defaults; returns 0, -1 on a parse error (in error). */
-static int load_file(const char *path, int is_gpu, struct profile *profile, char *error, size_t error_size)
+int profile_load_file(const char *path, int is_gpu, struct profile *profile, char *error, size_t error_size)
 {
     char *text = clk_read_text(path, NULL), why[256];
     int rc;
@@ -191,7 +232,7 @@ static int find_exact(const char *dir, const char *device_name, int is_gpu, stru
         if (!has_conf_suffix(entry->d_name))
             continue;
         snprintf(path, sizeof path, "%s/%s", dir, entry->d_name);
-        if (load_file(path, is_gpu, profile, error, error_size) != 0)
+        if (profile_load_file(path, is_gpu, profile, error, error_size) != 0)
             *failed = 1;
         else
             found = profile->device[0] && strcmp(profile->device, device_name) == 0;
@@ -213,7 +254,7 @@ int profile_load(const char *dir, const char *device_name, int is_gpu, struct pr
         char path[1024];
         snprintf(path, sizeof path, "%s/%s", dir, fallbacks[i]);
         if (clk_file_exists(path))
-            return load_file(path, is_gpu, profile, error, error_size);
+            return profile_load_file(path, is_gpu, profile, error, error_size);
     }
     profile_defaults(is_gpu, profile);
     return 0;
