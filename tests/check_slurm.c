@@ -270,8 +270,8 @@ START_TEST(a_real_cluster_runs_the_job_array)
     free(output);
     csv = shell("cat " REAL_JOB "-first.csv; grep -c ',not graded: its Slurm task left no result' " REAL_JOB
                 "/results/scores.csv", 0);
-    ck_assert_str_eq(csv, "student,lab1,total,max,status\ns01,10.00,10.00,10.00,all passed\n"
-                          "s02,3.27,3.27,10.00,some failed\n2\n");
+    ck_assert_str_eq(csv, "student,lab1,total,max,predicted,within,status\ns01,10.00,10.00,10.00,0,0,all passed\n"
+                          "s02,3.27,3.27,10.00,0,0,some failed\n2\n");
     free(csv);
 }
 END_TEST
