@@ -21,8 +21,9 @@ static const struct {
                "cp solutions/lab1/* " TREE "/submission/clkit/labs/lab1/ && "
                "cp solutions/lab4/* " TREE "/submission/clkit/labs/lab4/", "24", NULL, NULL},
     {"flat", "cp solutions/lab1/* " TREE "/submission/", "10", NULL, NULL},
+    /* vadd.cl is the kernel file of labs 1 and 12 alike: both grade it (3 kernel points each of lab 12). */
     {"flat, two labs: the host program is nobody's", "cp solutions/lab1/vadd.cl solutions/lab3/dot.cl "
-     "solutions/lab3/host.c " TREE "/submission/", "15", NULL, NULL},
+     "solutions/lab3/host.c " TREE "/submission/", "18", NULL, NULL},
     {"partial", "mkdir -p " TREE "/submission/lab3 && cp solutions/lab3/* " TREE "/submission/lab3/", "10", NULL, NULL},
     {"a one-lab assignment", "mkdir -p " TREE "/submission/lab3 && cp solutions/lab3/* " TREE "/submission/lab3/",
      "10", "lab3", "10"},
