@@ -19,19 +19,25 @@
 #define CLAIM_DIR "/run/clkit-runners" /* root's: one lock file per runner user, held by the grading using it */
 #define CLAIM_WAIT_NS 250000000L
 
-static struct sandbox_user runner;
-static int resolved;
-static int worker_index;  /* this process's worker in a batch: 0 for the first or only one */
-static int claim_fd = -1; /* the lock that makes the runner user this grading's alone */
-static pid_t claim_pid;   /* the process that took it (a fork inherits it) */
-static int judges = 1;    /* judges side by side in this batch */
+#define MAX_WORKERS 64 /* a batch's workers that one process may confine code for, one after another */
 
-static void release_claim(void)
+/* Each worker's user in this process, and the lock (held by the process that took it) that makes it its alone. */
+static struct {
+    int resolved;
+    struct sandbox_user user;
+    int fd;
+    pid_t pid;
+} workers[MAX_WORKERS];
+static int worker_index; /* this process's worker in a batch: 0 for the first or only one */
+static int judges = 1;   /* judges side by side in this batch */
+
+static void release(int worker)
 {
-    if (claim_fd >= 0)
-        close(claim_fd); /* in a fork, the lock stays with the process that took it */
-    claim_fd = -1;
-    claim_pid = 0;
+    if (workers[worker].fd > 0)
+        close(workers[worker].fd); /* in a fork, the lock stays with the process that took it */
+    workers[worker].fd = 0;
+    workers[worker].pid = 0;
+    workers[worker].resolved = 0;
 }
 
 static struct passwd *runner_user(int slot)
@@ -52,8 +58,9 @@ static int claim_dir(void)
     return lstat(CLAIM_DIR, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == 0 && !(st.st_mode & 022) ? 0 : -1;
 }
 
-/* Takes user name for as long as this process (or a fork of it) lives: the kernel drops the lock when it ends,
-   a crash included. Returns 1 when taken, 0 when another grading holds it. */
+/* Takes user name for the current worker for as long as this process (or a fork of it) lives: the kernel drops
+   the lock when it ends, a crash included. Returns 1 when taken, 0 when another grading (or another worker of this
+   process) holds it. */
 static int take_user(const char *name)
 {
     char path[96];
@@ -65,8 +72,8 @@ static int take_user(const char *name)
         close(fd);
         return 0;
     }
-    claim_fd = fd;
-    claim_pid = getpid();
+    workers[worker_index].fd = fd;
+    workers[worker_index].pid = getpid();
     return 1;
 }
 
@@ -96,45 +103,47 @@ static struct passwd *claim_runner(void)
 
 void sandbox_worker(int worker)
 {
-    worker_index = worker > 0 ? worker : 0;
+    worker_index = worker > 0 && worker < MAX_WORKERS ? worker : 0;
     /* A batch's only worker, or workers sharing the one user, keep the batch's claim (and its folders' owner). */
-    if (claim_pid != 0 && claim_pid != getpid() && (judges == 1 || !runner_user(1)))
-        return;
-    release_claim();
-    resolved = 0;
+    if (judges > 1 && runner_user(1))
+        for (int i = 0; i < MAX_WORKERS; i++)
+            if (workers[i].pid != 0 && workers[i].pid != getpid())
+                release(i); /* a worker's claims inherited from the batch: its own claim is its own */
 }
 
 void sandbox_user_for_workers(int count)
 {
     judges = count > 1 ? count : 1;
-    if (judges > 1 && runner_user(1) && claim_pid == getpid()) {
-        release_claim(); /* each worker claims its own: this claim would only keep one from them */
-        resolved = 0;
-    } else if (judges > 1 && !runner_user(1)) {
+    if (judges > 1 && runner_user(1) && workers[0].pid == getpid())
+        release(0); /* each worker claims its own: this claim would only keep one from them */
+    else if (judges > 1 && !runner_user(1))
         sandbox_user(); /* workers sharing the one user inherit this claim */
-    }
 }
 
 const struct sandbox_user *sandbox_user(void)
 {
     struct passwd *pw;
-    if (resolved)
-        return &runner;
-    resolved = 1;
-    runner = (struct sandbox_user){.uid = getuid(), .gid = getgid()};
+    struct sandbox_user *runner = &workers[worker_index].user;
+    int shared_claim = judges > 1 && !runner_user(1) && workers[0].resolved;
+    if (workers[worker_index].resolved)
+        return runner;
+    if (shared_claim && worker_index > 0) /* workers sharing the one user: the batch's claim */
+        return &workers[0].user;
+    workers[worker_index].resolved = 1;
+    *runner = (struct sandbox_user){.uid = getuid(), .gid = getgid()};
     if (geteuid() != 0)
-        return &runner;
-    runner.shared = runner_user(1) == NULL; /* workers share the one user when there is none for each */
+        return runner;
+    runner->shared = runner_user(1) == NULL; /* workers share the one user when there is none for each */
     if (!(pw = claim_runner()))
         pw = getpwnam("nobody");
-    runner.claimed = claim_fd >= 0;
+    runner->claimed = workers[worker_index].fd > 0;
     if (pw && pw->pw_uid != 0) {
-        runner.drop = 1;
-        runner.uid = pw->pw_uid;
-        runner.gid = pw->pw_gid;
-        snprintf(runner.name, sizeof runner.name, "%s", pw->pw_name);
+        runner->drop = 1;
+        runner->uid = pw->pw_uid;
+        runner->gid = pw->pw_gid;
+        snprintf(runner->name, sizeof runner->name, "%s", pw->pw_name);
     }
-    return &runner;
+    return runner;
 }
 
 int sandbox_drops_privileges(void)
