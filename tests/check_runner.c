@@ -229,10 +229,10 @@ START_TEST(classmates_are_unharmed)
                          _i ? "CLKIT_BUBBLEWRAP=0" : "");
     output = shell(command, &status);
     ck_assert_msg(status == 0, "a classmate's files changed, or a daemon outlived the batch:\n%s", output);
-    ck_assert_msg(strstr(output, "\nalice,10.00,10.00,10.00,all passed\n"), "%s", output);
-    ck_assert_msg(strstr(output, "\nbob,10.00,10.00,10.00,all passed\n"), "%s", output);
+    ck_assert_msg(strstr(output, "\nalice,10.00,10.00,10.00,0,0,all passed\n"), "%s", output);
+    ck_assert_msg(strstr(output, "\nbob,10.00,10.00,10.00,0,0,all passed\n"), "%s", output);
     ck_assert_msg(!strstr(output, "forged"), "the scores were rewritten:\n%s", output);
-    ck_assert_msg(strstr(output, "\nempty,0.00,0.00,10.00,some failed\n"), "%s", output);
+    ck_assert_msg(strstr(output, "\nempty,0.00,0.00,10.00,0,0,some failed\n"), "%s", output);
     ck_assert_msg(strstr(output, "\n_hidden,") && strstr(output, "\nroot,") && strstr(output, "\nmallory,"), "%s",
                   output);
     ck_assert_msg(strstr(output, "_hidden.json") && strstr(output, "root.json") && strstr(output, "mallory.json"),
