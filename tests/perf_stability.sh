@@ -16,7 +16,8 @@ device=("$@")
 labs=${LABS:-"lab4 lab5 lab6 lab7 lab8"}
 declare -A fixtures=([lab4]=tests/fixtures/lab4/serial-group [lab5]=tests/fixtures/lab5/swapped-mapping
                      [lab6]=tests/fixtures/lab6/naive-in-tiled [lab7]=tests/fixtures/lab7/naive-in-tiled
-                     [lab8]=tests/fixtures/lab8/lab6-kernel)
+                     [lab8]=tests/fixtures/lab8/lab6-kernel [lab9]=tests/fixtures/lab9/naive-constant
+                     [lab10]=tests/fixtures/lab10/global-atomics [lab11]=tests/fixtures/lab11/hillis-steele)
 make -s grader solutions >/dev/null || exit 2
 export NO_COLOR=1
 
