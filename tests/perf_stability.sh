@@ -17,7 +17,7 @@ labs=${LABS:-"lab4 lab5 lab6 lab7 lab8"}
 declare -A fixtures=([lab4]=tests/fixtures/lab4/serial-group [lab5]=tests/fixtures/lab5/swapped-mapping
                      [lab6]=tests/fixtures/lab6/naive-in-tiled [lab7]=tests/fixtures/lab7/naive-in-tiled
                      [lab8]=tests/fixtures/lab8/lab6-kernel [lab9]=tests/fixtures/lab9/naive-constant
-                     [lab10]=tests/fixtures/lab10/global-atomics [lab11]=tests/fixtures/lab11/hillis-steele)
+                     [lab10]=tests/fixtures/lab10/global-atomics)
 make -s grader solutions >/dev/null || exit 2
 export NO_COLOR=1
 
@@ -45,6 +45,7 @@ for ((i = 1; i <= runs; i++)); do
   [ -n "$load_pid" ] && kill "$load_pid"
   for lab in $labs; do
     [ -n "${info[$lab]:-}" ] && continue
+    [ -n "${fixtures[$lab]:-}" ] || continue # lab 11: its Hillis-Steele fixture scans in local memory, fast
     fixture_verdict=$(./grade --submission "${fixtures[$lab]}" "${device[@]}" "$lab" | verdicts | awk '{print $2}')
     [ "$fixture_verdict" = failed ] && fx_fail[$lab]=$((${fx_fail[$lab]:-0} + 1))
   done
