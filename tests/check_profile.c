@@ -177,6 +177,21 @@ START_TEST(committed_profiles_parse)
 }
 END_TEST
 
+/* Every course the kit ships loads, with the profile it names (a course file beside a profile of its own name once
+   loaded itself as that profile). */
+START_TEST(committed_courses_load)
+{
+    static const char *const courses[] = {"informational.conf", "nvidia-h100.conf", "nvidia-h200.conf"};
+    for (size_t i = 0; i < sizeof courses / sizeof courses[0]; i++) {
+        struct course c;
+        char path[128], error[1024] = "";
+        snprintf(path, sizeof path, "grader/courses/%s", courses[i]);
+        ck_assert_msg(course_load(path, "grader/profiles", &c, error, sizeof error) == 0, "%s: %s", path, error);
+        ck_assert_msg(!c.scores_speed || c.profile.device[0], "%s names no device", path);
+    }
+}
+END_TEST
+
 
 /* A profile's keys do what they say: points on an informational lab, or a scored lab without points or threshold,
    would be ignored, so the profile is refused with the lab named. */
@@ -300,6 +315,7 @@ Suite *profile_suite(void)
     tcase_add_test(tc, falls_back_to_type_then_default_then_built_in);
     tcase_add_test(tc, broken_profile_is_an_error);
     tcase_add_test(tc, committed_profiles_parse);
+    tcase_add_test(tc, committed_courses_load);
     tcase_add_test(tc, keys_that_would_be_ignored_are_refused);
     tcase_add_test(tc, course_takes_points_from_its_profile);
     tcase_add_test(tc, course_errors_name_the_line);
