@@ -1,4 +1,3 @@
-#define _GNU_SOURCE /* sched_getaffinity */
 #include "pipeline.h"
 
 #include "judge/device_test.h"
@@ -17,7 +16,6 @@
 #include "timing.h"
 
 #include <errno.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,21 +59,10 @@ static void complete_lab(const struct grading *g, const struct grade_lab_spec *l
     result->test_count = count;
 }
 
-/* From this many cores, the reference judge and the host program run beside the device's cases and its timed run
-   on a GPU; from two, beside its cases only, and the timed run waits for them, so that it runs alone on a CPU device
-   (whose timing they would share) and on a GPU whose host has few cores to spare. */
+/* From this many cores, the reference judge and the host program run beside the device's cases. */
 #ifndef BESIDE_CORES
 #define BESIDE_CORES 4
 #endif
-
-/* The cores this process may run on (a container's or taskset's share, not the machine's). */
-static long usable_cores(void)
-{
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
-        return CPU_COUNT(&set);
-    return sysconf(_SC_NPROCESSORS_ONLN);
-}
 
 /* Removes the lab's run folders, keeping the device's kernel caches for the next run where keep is set. */
 static void close_runs(struct grading *g, const struct grade_lab_spec *lab, int keep)
@@ -151,24 +138,6 @@ static void wait_beside(pid_t pid)
     sandbox_keep(pid, 0);
 }
 
-/* The judges beside the lab being graded (reference, host program), -1 where none runs. */
-static pid_t judges_beside[2] = {-1, -1};
-
-static void wait_judges_beside(void)
-{
-    for (int i = 0; i < 2; i++) {
-        wait_beside(judges_beside[i]);
-        judges_beside[i] = -1;
-    }
-}
-
-/* Before a timed run: the judges beside it end first, unless the device is a GPU on a host with cores to spare. */
-static void timing_alone(struct grading *g)
-{
-    if (!g->device_is_gpu || usable_cores() < BESIDE_CORES)
-        wait_judges_beside();
-}
-
 /* A speed measured on a kernel that the reference judge then failed is not the speed of a right kernel: it is
    withdrawn, so that no figure stands beside a wrong result. */
 static void withdraw_speed(const struct grade_lab_spec *lab, struct grade_lab_result *result)
@@ -193,15 +162,15 @@ static void withdraw_speed(const struct grade_lab_spec *lab, struct grade_lab_re
 }
 
 /* Grades one lab into result: the device's cases, the reference judge's, the technique, the host program; returns
-   2 on a set-up error, else 0. From two cores, the reference judge and the host program run beside the device's
-   cases (case limits allow for a busy machine: see the load test), and the timed run waits for them (timing_alone);
-   on one core they run after them. */
+   2 on a set-up error, else 0. With cores to spare, the reference judge and the host program run beside the
+   device's cases; on a small machine they run after them, so that no case's time limit is shared. */
 static int grade_lab(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed,
                      struct grade_lab_result *result)
 {
     static struct case_log device, unoptimised;
     struct beside *b = mmap(NULL, sizeof *b, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    int built, beside = b != MAP_FAILED && usable_cores() >= 2;
+    int built, beside = b != MAP_FAILED && sysconf(_SC_NPROCESSORS_ONLN) >= BESIDE_CORES;
+    pid_t reference = -1, host = -1;
     const char *why = "not run: the kernel does not build";
     if (b == MAP_FAILED) {
         result->setup_error = strdup("the grader ran out of memory");
@@ -209,28 +178,25 @@ static int grade_lab(struct grading *g, const struct grade_lab_spec *lab, uint64
     }
     memset(b, 0, sizeof *b);
     if (beside) {
-        judges_beside[0] = start_beside(g, lab, seed, b, reference_beside);
-        judges_beside[1] = g->config.only_case < 0 ? start_beside(g, lab, seed, b, host_beside) : -1;
+        reference = start_beside(g, lab, seed, b, reference_beside);
+        host = g->config.only_case < 0 ? start_beside(g, lab, seed, b, host_beside) : -1;
     }
-    /* Whether each judge ran beside: after the wait, judges_beside no longer says. */
-    int reference_ran = judges_beside[0] > 0, host_ran = judges_beside[1] > 0;
-    g->before_timing = timing_alone;
     snprintf(result->lab, sizeof result->lab, "%s", lab->name);
     snprintf(g->replay, sizeof g->replay, "./grade %s%s%s%s%s%s", lab->name, g->config.solutions ? " --solutions" : "",
              g->submission ? " --submission " : "", g->submission ? g->source_dir : "",
              g->config.device ? " --device " : "", g->config.device ? g->config.device : "");
     built = devicerun_lab(g, lab, seed, &device, result);
-    wait_judges_beside();
-    g->before_timing = NULL;
+    wait_beside(reference);
+    wait_beside(host);
     if (built == 1) {
-        if (!reference_ran)
+        if (reference <= 0)
             reference_beside(g, lab, seed, b);
         recheck_run(g, lab, seed, &device, &b->ref, &unoptimised);
         verdict_cases(g, lab, seed, &device, &b->ref, &unoptimised, result);
         technique_test(lab, &b->ref, verdict_correct(result), g->device_is_gpu, result);
         if (!verdict_correct(result))
             withdraw_speed(lab, result);
-        if (!host_ran && g->config.only_case < 0)
+        if (host <= 0 && g->config.only_case < 0)
             host_beside(g, lab, seed, b);
         for (int t = 0; t < b->host_done; t++)
             result_add(result, b->host[t].name, b->host[t].score, b->host[t].max, b->host[t].passed,

@@ -41,7 +41,8 @@ static void write_file(const char *path, const char *text)
     }
 }
 
-int grade_once(const char *arguments, int timeout_s, char **output)
+/* grade_once's work: with fresh set, grades even when a result is kept, and keeps its own. */
+static int grade_kept(const char *arguments, int timeout_s, int fresh, char **output)
 {
     char base[128], path[160], command[1024];
     unsigned long hash = 5381;
@@ -55,7 +56,7 @@ int grade_once(const char *arguments, int timeout_s, char **output)
     if (lock < 0 || flock(lock, LOCK_EX) != 0) /* then each test grades on its own */
         fprintf(stderr, "grade_once: cannot lock %s: %s\n", path, strerror(errno));
     snprintf(path, sizeof path, "%s.status", base);
-    char *kept = scratch_read_untrusted(path, 64, &length);
+    char *kept = fresh ? NULL : scratch_read_untrusted(path, 64, &length);
     if (kept) {
         status = atoi(kept);
         snprintf(path, sizeof path, "%s.out", base);
@@ -74,6 +75,16 @@ int grade_once(const char *arguments, int timeout_s, char **output)
     if (lock >= 0)
         close(lock);
     return status;
+}
+
+int grade_once(const char *arguments, int timeout_s, char **output)
+{
+    return grade_kept(arguments, timeout_s, 0, output);
+}
+
+int grade_and_share(const char *arguments, int timeout_s, char **output)
+{
+    return grade_kept(arguments, timeout_s, 1, output);
 }
 
 int grade_fixture(const char *fixture, const char *lab, const char *options, char **output, char *json, size_t size)
@@ -138,7 +149,8 @@ static const struct {
     {"sanitize", sanitize_cases},
 };
 
-/* Cases that run with nothing beside them, after every other: the load test brings its own load. */
+/* Cases that run with nothing beside them, before every other: the load test brings its own load, and its grading
+   of the solutions is the one that the tests sharing GRADED_SOLUTIONS read. */
 static const char *const alone[] = {"grade/under load"};
 
 /* Each unit's seconds from start to end in a make check on 2 cores (PoCL, 3 side by side), for the order: the longest
@@ -209,12 +221,12 @@ static size_t list_units(struct unit *units)
     return n;
 }
 
-/* The longest first, so that the last to finish are short; the units that run alone last of all. */
+/* The units that run alone first of all, then the longest first, so that the last to finish are short. */
 static int by_cost(const void *a, const void *b)
 {
     const struct unit *x = a, *y = b;
     if (x->alone != y->alone)
-        return x->alone - y->alone;
+        return y->alone - x->alone;
     return x->seconds != y->seconds ? y->seconds - x->seconds : x->order - y->order;
 }
 

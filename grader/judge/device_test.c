@@ -92,11 +92,8 @@ int devicerun_lab(struct grading *g, const struct grade_lab_spec *lab, uint64_t 
                          g->config.only_case, log);
         if (log->out_of_memory)
             result->setup_error = strdup("the grader ran out of host memory");
-        else if (!g->config.quick && g->config.only_case < 0) {
-            if (g->before_timing)
-                g->before_timing(g);
+        else if (!g->config.quick && g->config.only_case < 0)
             runperf_test(&r, why_not_timed(&r, log), log, result);
-        }
     }
     runlab_close(&r, NULL);
     return result->setup_error ? 2 : built;

@@ -31,8 +31,6 @@ struct grading {
     int device_is_gpu;
     size_t max_local;          /* the largest work-group the last device's build allows */
     struct course course;      /* where speed counts, and for how many points */
-    void (*before_timing)(struct grading *g); /* called between a lab's cases and its timed run (the pipeline waits
-                                                 there for the judges beside the device's cases), or NULL */
 };
 
 /* Finds the kit (CLKIT_ROOT, else where the grader was built), reads the course (--course, else the kit's
