@@ -9,6 +9,7 @@
 #include "commands/calibrate.h"
 #include "pipeline.h"
 #include "report/html.h"
+#include "report/report.h"
 #include "report/writers.h"
 #include "sandbox/layers.h"
 #include "sandbox/sandbox.h"

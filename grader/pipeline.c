@@ -10,6 +10,7 @@
 #include "judge/technique_test.h"
 #include "judge/verdict.h"
 #include "report/export.h"
+#include "report/report.h"
 #include "sandbox/layers.h"
 #include "sandbox/sandbox.h"
 #include "sandbox/scratch.h"

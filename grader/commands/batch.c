@@ -7,6 +7,7 @@
 #include "report/contest.h"
 #include "report/html.h"
 #include "report/outfile.h"
+#include "report/report.h"
 #include "judge/prediction_test.h"
 #include "judge/safetext.h"
 #include "sandbox/sandbox.h"
