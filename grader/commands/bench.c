@@ -140,7 +140,7 @@ int bench_write(const char *dir, const char *device, const struct grade_lab_resu
     const char *endings[] = {"md", "csv", "svg"};
     char name[300], base[300], path[4096 + 320], date[32];
     time_t now = time(NULL);
-    calibrate_file_name(device, name, sizeof name);
+    profile_file_name(device, name, sizeof name);
     snprintf(base, sizeof base, "%.*s", (int)(strlen(name) - 5), name); /* without ".conf" */
     strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
     for (int i = 0; i < 3; i++) {

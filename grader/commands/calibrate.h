@@ -26,9 +26,6 @@ void calibrate_rule(const double *speedups, int count, const char *note_if_none,
 void calibrate_separate(const double *speedups, int count, const double *slow, int slow_count,
                         const char *note_if_none, struct perf_rule *rule);
 
-/* Returns a file name for a device: lower-case letters, digits and '-', then ".conf". */
-void calibrate_file_name(const char *device_name, char *name, size_t size);
-
 /* Writes the profile lines of the lab named lab, with its measurements as a comment, to text. */
 void calibrate_format(const char *lab, const char *what, const double *values, int count,
                       const struct perf_rule *rule, char *text, size_t size);

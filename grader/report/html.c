@@ -2,9 +2,9 @@
 
 #include "files.h"
 #include "judge/mismatch.h"
-#include "commands/calibrate.h"
 #include "report/outfile.h"
 #include "judge/safetext.h"
+#include "wire/profile.h"
 
 #include <cjson/cJSON.h>
 
@@ -230,7 +230,7 @@ static double solution_share(const char *kit_root, const char *device, const cha
     char name[300], path[PATH_MAX + 320], line[1024], key[40];
     double share = -1.0;
     FILE *in;
-    calibrate_file_name(device, name, sizeof name);
+    profile_file_name(device, name, sizeof name);
     snprintf(path, sizeof path, "%s/docs/results/bench-%.*s.csv", kit_root, (int)(strlen(name) - 5), name);
     snprintf(key, sizeof key, ",%s,", lab);
     if (!device[0] || !(in = fopen(path, "r")))
