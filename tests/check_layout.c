@@ -20,15 +20,18 @@ START_TEST(no_include_cycles)
 }
 END_TEST
 
-/* The tree keeps the layers (tested above); an include up the layers (the judge reading the command line among
-   them), across them, or from the runner into the sandbox is caught, and one down them is not. */
+/* The tree keeps the layers (tested above); an include up the layers (the judge reading the command line or the
+   report among them, the report a command), across them, from the runner into the sandbox, or into a folder the layers
+   do not name is caught, and one down them is not. */
 START_TEST(includes_point_down_the_layers)
 {
     char *output;
     int status = run_in_kit("printf 'grader/labs/spec -> grader/judge/verdict\\ngrader/runner/runner -> "
                             "grader/sandbox/sandbox\\ngrader/wire/harness -> grader/sandbox/scratch\\n"
-                            "grader/judge/runlab -> grader/wire/harness\\ngrader/runner/runner -> grader/wire/spot\\n"
-                            "grader/judge/grading -> grader/cli/cli\\n' > build/check-layers.txt && "
+                            "grader/judge/lab_run -> grader/wire/harness\\ngrader/runner/runner -> grader/wire/spot\\n"
+                            "grader/judge/job -> grader/cli/cli\\ngrader/judge/job -> grader/report/report\\n"
+                            "grader/report/html -> grader/commands/calibrate\\ngrader/judge/x -> grader/perf/y\\n"
+                            "grader/commands/batch -> grader/pipeline\\n' > build/check-layers.txt && "
                             "/usr/bin/python3 tests/include_cycles.py build/check-layers.txt",
                             30, &output);
     ck_assert_msg(status == 1, "%s", output);
@@ -37,9 +40,14 @@ START_TEST(includes_point_down_the_layers)
                   "%s", output);
     ck_assert_msg(strstr(output, "include against the layers: grader/wire/harness -> grader/sandbox/scratch"),
                   "%s", output);
-    ck_assert_msg(strstr(output, "include against the layers: grader/judge/grading -> grader/cli/cli"), "%s", output);
-    ck_assert_msg(!strstr(output, "grader/judge/runlab -> grader/wire/harness") &&
-                  !strstr(output, "grader/runner/runner -> grader/wire/spot"), "%s", output);
+    ck_assert_msg(strstr(output, "include against the layers: grader/judge/job -> grader/cli/cli"), "%s", output);
+    ck_assert_msg(strstr(output, "include against the layers: grader/judge/job -> grader/report/report"), "%s", output);
+    ck_assert_msg(strstr(output, "include against the layers: grader/report/html -> grader/commands/calibrate"), "%s",
+                  output);
+    ck_assert_msg(strstr(output, "include against the layers: grader/judge/x -> grader/perf/y"), "%s", output);
+    ck_assert_msg(!strstr(output, "grader/judge/lab_run -> grader/wire/harness") &&
+                  !strstr(output, "grader/runner/runner -> grader/wire/spot") &&
+                  !strstr(output, "grader/commands/batch -> grader/pipeline"), "%s", output);
     free(output);
 }
 END_TEST
