@@ -1,7 +1,7 @@
 #include "suites.h"
 
 #include "labs/registry.h"
-#include "wire/course.h"
+#include "judge/course.h"
 #include "wire/profile.h"
 
 #include <stdio.h>

@@ -6,7 +6,7 @@
 #include "judge/config.h"
 #include "judge/result.h"
 #include "sandbox/sandbox.h"
-#include "wire/course.h"
+#include "judge/course.h"
 
 #include <limits.h>
 #include <stdint.h>

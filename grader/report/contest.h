@@ -3,7 +3,7 @@
 #ifndef CLKIT_GRADER_CONTEST_H
 #define CLKIT_GRADER_CONTEST_H
 
-#include "wire/course.h"
+#include "judge/course.h"
 
 /* One student's entry for one lab: its rate (GB/s or GFLOP/s, higher is faster) on its device. */
 struct contest_entry {
