@@ -34,7 +34,6 @@ struct grading {
     struct report_style style;
     uint64_t seed;
     double started;            /* when grading of this source began, for --budget */
-    char device_name[128];     /* the device the last runner met ("" before any) */
     int device_is_gpu;
     size_t max_local;          /* the largest work-group the last device's build allows */
     struct course course;      /* where speed counts, and for how many points */
