@@ -144,7 +144,8 @@ build/solutions/%/host: build/solutions/%/host.o $(LIB) Makefile
 	$(Q)$(LINK) $(LEDGER_WRAP) $(filter %.o %.a,$^) $(LDLIBS) -o $@
 
 # What the solutions reach on this machine's default device: a table, and docs/results/bench-<device>.*, with
-# the device's roofline and matmul ladder charts drawn from every bench-*.csv there
+# the device's bar, roofline and matmul ladder charts drawn by docs/charts.py from every bench-*.csv there (the one
+# chart writer of that data)
 bench: all
 	./grade --bench all --bench-out docs/results
 	$(Q)python3 docs/charts.py --write
