@@ -41,18 +41,18 @@ static int bench(const struct cli *cli, const struct grade_lab_result *results)
     return cli->bench_out && bench_write(cli->bench_out, device, results, cli->lab_count) != 0 ? 2 : 0;
 }
 
-/* --html DIR for one student: their own page, DIR/index.html, from the results file a batch would write for them
-   (in the scratch folder), named after the folder graded. */
+/* --html DIR for one student: their own page, DIR/index.html, from the record a batch would write for them (in the
+   scratch folder), named after the folder graded. */
 static int write_own_page(const struct grading *g, const struct cli *cli, const struct grade_lab_result *results,
                           double seconds)
 {
-    char json[PATH_MAX], name[BATCH_NAME_MAX + 1] = "submission";
+    char record[PATH_MAX], name[BATCH_NAME_MAX + 1] = "submission";
     const char *base = strrchr(g->source_dir, '/');
     struct pipeline_outputs out = {.version = cli_version()};
     if (cli->submission_count && base && batch_name_is_safe(base + 1))
         snprintf(name, sizeof name, "%s", base + 1);
-    snprintf(json, sizeof json, "%s/%s.json", g->scratch, name);
-    out.paths[result_writer_index("json")] = json;
+    snprintf(record, sizeof record, "%s/%s.record", g->scratch, name);
+    out.paths[result_writer_index("record")] = record;
     if (pipeline_write_results(g, results, seconds, &out) != 0)
         return 2;
     return html_write_student(g->scratch, name, cli->html, g->root) == 0 ? 0 : 2;
