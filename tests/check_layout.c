@@ -52,12 +52,33 @@ START_TEST(includes_point_down_the_layers)
 }
 END_TEST
 
+/* The confined runner is built from runner/, wire/ and labs/ (the Makefile's rule over its folders): each of those
+   objects but runner.o defines a symbol some object of the runner calls, so the runner links no code it never runs
+   (the course, which only the judge reads, once was one). */
+START_TEST(the_runner_links_nothing_it_never_calls)
+{
+    char *output;
+    int status = run_in_kit("objs=$(for c in grader/runner/*.c grader/wire/*.c grader/labs/*.c grader/labs/*/*.c; do "
+                            "echo build/${c%.c}.o; done) && nm -u $objs build/libclkit.a 2>/dev/null | "
+                            "awk 'NF == 2 { print $2 }' > build/check-runner-calls.txt && nm -A --defined-only -g $objs | "
+                            "awk 'NR == FNR { called[$1] = 1; next } { split($1, at, \":\"); seen[at[1]] = 1; "
+                            "if ($3 in called) used[at[1]] = 1 } END { for (o in seen) if (!used[o] && "
+                            "o !~ /runner\\/runner.o$/) print \"never called: \" o; print \"checked\" }' "
+                            "build/check-runner-calls.txt -",
+                            60, &output);
+    ck_assert_msg(status == 0 && !strstr(output, "never called") && strstr(output, "checked"), "%s", output);
+    free(output);
+}
+END_TEST
+
 Suite *layout_suite(void)
 {
     Suite *s = suite_create("layout");
     TCase *tc = tcase_create("includes");
+    tcase_set_timeout(tc, 60);
     tcase_add_test(tc, no_include_cycles);
     tcase_add_test(tc, includes_point_down_the_layers);
+    tcase_add_test(tc, the_runner_links_nothing_it_never_calls);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -2,7 +2,7 @@
 
 #include "labs/registry.h"
 #include "judge/course.h"
-#include "wire/profile.h"
+#include "judge/profile.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
 #define CLKIT_GRADER_CALIBRATE_H
 
 #include "judge/job.h"
-#include "wire/profile.h"
+#include "judge/profile.h"
 
 #include <stddef.h>
 

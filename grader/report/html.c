@@ -5,7 +5,7 @@
 #include "report/outfile.h"
 #include "judge/safetext.h"
 #include "report/record.h"
-#include "wire/profile.h"
+#include "judge/profile.h"
 
 #include <ctype.h>
 #include <dirent.h>

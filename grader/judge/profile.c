@@ -1,4 +1,4 @@
-#include "wire/profile.h"
+#include "judge/profile.h"
 
 #include "files.h"
 
