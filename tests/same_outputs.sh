@@ -7,7 +7,8 @@
 #   FIXTURES="lab1/crash ..." the fixtures (default: every one); CLASS=N students (default 4, one of each kind
 #   tests/make_class.sh writes); LABS (default "lab1 lab5": their wrong kernels read no uninitialised memory, so
 #   that every text is the same from run to run; lab 6's and lab 8's print what they read there, different each
-#   time); GRADE_OPTIONS (e.g. "--device nvidia"); SKIP_FIXTURES=1, SKIP_CLASS=1 leave a part out. WORK (default a
+#   time); GRADE_OPTIONS (e.g. "--device nvidia"); SKIP_FIXTURES=1, SKIP_CLASS=1 leave a part out; SIDE_BY_SIDE=1
+#   grades with both kits at once (on a GPU machine, to save time). WORK (default a
 #   new /tmp folder) keeps every file for a look. A file only one side writes (a new output) is named, not failed.
 set -u
 [ $# -ge 2 ] || { echo "usage: tests/same_outputs.sh BEFORE_KIT AFTER_KIT [WORK]" >&2; exit 2; }
@@ -30,7 +31,8 @@ mask() {
     done
 }
 
-for side in before after; do
+grade_side() {
+    side=$1
     eval kit=\$$side
     out=$work/$side
     mkdir -p "$out/one"
@@ -51,7 +53,12 @@ for side in before after; do
         done
     fi
     mask "$out"
-done
+}
+if [ -n "${SIDE_BY_SIDE:-}" ]; then # a GPU machine: the two kits at once (on a CPU device their timeouts would share it)
+    grade_side before & grade_side after & wait
+else
+    grade_side before && grade_side after
+fi
 diff -rq "$work/before" "$work/after" | grep '^Only in' | sed 's/^/same_outputs: new or gone (not compared): /'
 if diff -r "$work/before" "$work/after" | grep -v '^Only in' | grep -q .; then
     diff -r "$work/before" "$work/after" | grep -v '^Only in'
