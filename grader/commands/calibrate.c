@@ -205,3 +205,9 @@ int calibrate_all(struct grading *g)
     }
     return write_profile(g, profile);
 }
+
+int calibrate_run(struct grading *g, const struct cli *cli)
+{
+    (void)cli;
+    return grading_set_source(g, NULL) != 0 ? 2 : calibrate_all(g);
+}

@@ -2,6 +2,7 @@
 #ifndef CLKIT_GRADER_CALIBRATE_H
 #define CLKIT_GRADER_CALIBRATE_H
 
+#include "cli/cli.h"
 #include "judge/job.h"
 #include "judge/profile.h"
 
@@ -33,5 +34,8 @@ void calibrate_format(const char *lab, const char *what, const double *values, i
 /* Times every solution against its baseline on the chosen device and writes grader/profiles/<device>.conf;
    returns 0, or 2 when a lab cannot be timed. */
 int calibrate_all(struct grading *g);
+
+/* The calibrate command: times the solutions and writes this device's profile (calibrate_all); returns 0 or 2. */
+int calibrate_run(struct grading *g, const struct cli *cli);
 
 #endif
