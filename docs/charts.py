@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """docs/charts.py [--write] [--results DIR]: a roofline and a matmul ladder per device, from the benchmark tables.
 
-For every docs/results/bench-DEVICE.csv (what ./grade --bench --bench-out writes), draws
+For every docs/results/bench-DEVICE.csv (what ./grade --bench --bench-out writes), draws every chart of it (the
+grader writes the table, never a chart):
 
+  bench-DEVICE.svg     a bar per lab: the fraction of the device's measured peak that its solution reaches;
   roofline-DEVICE.svg  the device's roof (the measured copy bandwidth times the arithmetic intensity, up to the
                        measured FMA peak) with each lab's solution (filled) and baseline (hollow) as a point, and
                        CLBlast's SGEMM where it was timed;
@@ -189,6 +191,35 @@ def ladder(device, rows):
     return svg
 
 
+class Bars:
+    """The bench chart: a horizontal bar per lab, the fraction of the measured peak its solution reaches (blue: of
+    the copy bandwidth, orange: of the FMA peak), written as the grader wrote it before the chart moved here."""
+
+    LEFT, WIDTH, ROW, TOP = 190, 400, 34, 50
+
+    def __init__(self, device, rows):
+        self.device, self.rows = device, list(rows.values())
+
+    def render(self):
+        count, lines = len(self.rows), []
+        lines.append('<svg xmlns="http://www.w3.org/2000/svg" width="680" height="%d" font-family="sans-serif" '
+                     'font-size="13">' % (self.TOP + self.ROW * count + 30))
+        lines.append('<rect width="100%" height="100%" fill="white"/>')
+        lines.append('<text x="10" y="24" font-size="15">What the solutions reach on %s (%% of the measured peak)'
+                     '</text>' % self.device)
+        for i, row in enumerate(self.rows):
+            y, fraction = self.TOP + self.ROW * i, number(row, "fraction")
+            bar = self.WIDTH * min(fraction, 1.0)
+            lines.append('<text x="10" y="%d">%s %s</text>' % (y + 17, row["lab"], row["kernel"]))
+            lines.append('<rect x="%d" y="%d" width="%.0f" height="22" fill="%s"/>'
+                         % (self.LEFT, y + 2, bar, "#2b6cb0" if row["unit"] == "GB/s" else "#d9822b"))
+            lines.append('<text x="%.0f" y="%d">%.0f%% (%.0f %s)</text>'
+                         % (self.LEFT + bar + 6, y + 17, 100.0 * fraction, number(row, "rate"), row["unit"]))
+        lines.append('<text x="10" y="%d" fill="#555">blue: of the copy bandwidth; orange: of the FMA peak</text>'
+                     % (self.TOP + self.ROW * count + 20))
+        return "\n".join(lines) + "\n</svg>\n"
+
+
 def main(argv):
     problems = []
     results = argv[argv.index("--results") + 1] if "--results" in argv else RESULTS
@@ -196,7 +227,7 @@ def main(argv):
         device_file = os.path.basename(table)[len("bench-"):-len(".csv")]
         rows = load(table)
         device = next(iter(rows.values()))["device"] if rows else device_file
-        for kind, draw in (("roofline", roofline), ("ladder", ladder)):
+        for kind, draw in (("bench", Bars), ("roofline", roofline), ("ladder", ladder)):
             path = os.path.join(results, "%s-%s.svg" % (kind, device_file))
             drawn = draw(device, rows).render()
             if "--write" in argv:

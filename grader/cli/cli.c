@@ -46,7 +46,7 @@ static const char usage[] =
     "  --sanitize          the reference judge (Oclgrind, always run) takes every small case, not a\n"
     "                      sample: slower, for a race that shows only at one work-group size\n"
     "  --bench             time the solutions and print a table of what they reach on this device\n"
-    "  --bench-out DIR     with --bench, also write DIR/bench-<device>.md, .csv and .svg\n"
+    "  --bench-out DIR     with --bench, also write DIR/bench-<device>.md and .csv (docs/charts.py draws them)\n"
     "  --calibrate         time the solutions against the baselines on this device and write\n"
     "                      grader/profiles/<device>.conf, the thresholds ./grade then uses\n"
     "  -v, --verbose       show every case, not only failures\n"

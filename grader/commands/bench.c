@@ -107,43 +107,15 @@ static void write_csv(FILE *out, const char *device, const struct grade_lab_resu
     }
 }
 
-/* A horizontal bar per lab: the fraction of the device's peak that the solution reaches. */
-static void write_svg(FILE *out, const char *device, const struct grade_lab_result *results, int count)
-{
-    const int left = 190, width = 400, row = 34, top = 50;
-    fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"680\" height=\"%d\" font-family=\"sans-serif\" "
-                 "font-size=\"13\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
-                 "<text x=\"10\" y=\"24\" font-size=\"15\">What the solutions reach on %s (%% of the measured peak)</text>\n",
-            top + row * count + 30, device);
-    for (int l = 0; l < count; l++) {
-        const struct grade_lab_spec *lab = registry_find(results[l].lab);
-        const struct grade_test *test = perf_test(&results[l]);
-        double fraction;
-        int y = top + row * l;
-        if (!test || !lab)
-            continue;
-        fraction = bench_metric(test->metrics, "fraction");
-        fprintf(out, "<text x=\"10\" y=\"%d\">%s %s</text>\n", y + 17, lab->name, lab->kernel_name);
-        fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%.0f\" height=\"22\" fill=\"%s\"/>\n", left, y + 2,
-                width * (fraction > 1.0 ? 1.0 : fraction), strcmp(unit_of(test), "GB/s") ? "#d9822b" : "#2b6cb0");
-        fprintf(out, "<text x=\"%.0f\" y=\"%d\">%.0f%% (%.0f %s)</text>\n",
-                left + width * (fraction > 1.0 ? 1.0 : fraction) + 6, y + 17, 100.0 * fraction,
-                bench_metric(test->metrics, "rate"), unit_of(test));
-    }
-    fprintf(out, "<text x=\"10\" y=\"%d\" fill=\"#555\">blue: of the copy bandwidth; orange: of the FMA peak</text>\n"
-                 "</svg>\n",
-            top + row * count + 20);
-}
-
 int bench_write(const char *dir, const char *device, const struct grade_lab_result *results, int count)
 {
-    const char *endings[] = {"md", "csv", "svg"};
+    const char *endings[] = {"md", "csv"};
     char name[300], base[300], path[4096 + 320], date[32];
     time_t now = time(NULL);
-    calibrate_file_name(device, name, sizeof name);
+    profile_file_name(device, name, sizeof name);
     snprintf(base, sizeof base, "%.*s", (int)(strlen(name) - 5), name); /* without ".conf" */
     strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 2; i++) {
         FILE *out;
         snprintf(path, sizeof path, "%s/bench-%s.%s", dir, base, endings[i]);
         if (!(out = fopen(path, "w"))) {
@@ -153,10 +125,8 @@ int bench_write(const char *dir, const char *device, const struct grade_lab_resu
         if (i == 0) {
             fprintf(out, "# The solutions on %s\n\nMeasured on %s with `./grade --bench all`.\n\n", device, date);
             bench_table(out, device, results, count);
-        } else if (i == 1) {
-            write_csv(out, device, results, count);
         } else {
-            write_svg(out, device, results, count);
+            write_csv(out, device, results, count);
         }
         fclose(out);
         printf("wrote %s\n", path);
