@@ -71,21 +71,22 @@ def timeline(path):
     span = max(r["end_us"] for r in rows)
     scale = PLOT_WIDTH / span
     bottom = TOP + len(LANES) * (LANE_HEIGHT + LANE_GAP) - LANE_GAP + 8
-    svg = Svg(LEFT + PLOT_WIDTH + 30, bottom + 78, "Lab 12's pipeline on %s: each command on its queue" % device)
+    svg = Svg(LEFT + PLOT_WIDTH + 30, bottom + 92, "Lab 12's pipeline on %s: each command on its queue" % device)
     chunks = 1 + max(r["chunk"] for r in rows)
-    svg.text(LEFT, 22, "Lab 12's pipeline on %s: %d elements in %d chunks, three in-order queues, two slots"
-             % (device, size, chunks), size=14, weight="bold")
-    svg.text(LEFT, 42, "each bar is one command, from its profiling event's start to its end; a = upload of a, "
-             "b = upload of b; light and dark: the two slots", size=11)
+    svg.text(LEFT, 22, "Lab 12's pipeline on %s: %s elements in %d chunks" % (device, "{:,}".format(size), chunks),
+             size=14, weight="bold")
+    svg.text(LEFT, 42, "three in-order queues, two slots (light and dark); each bar is one command, from its profiling "
+             "event's start to its end; a, b: the uploads of a and b", size=11)
     for k, lane in enumerate(LANES):
         y = TOP + k * (LANE_HEIGHT + LANE_GAP) + LANE_HEIGHT / 2 + 4
         svg.text(LEFT - 8, y, lane, size=12, anchor="end")
     draw_bars(svg, rows, scale)
     draw_axis(svg, span, scale, bottom)
-    transfers = busy_us(rows, "upload") + busy_us(rows, "download")
-    kernels = busy_us(rows, "compute")
-    svg.text(LEFT, bottom + 60, "pipeline %.3f ms; busy: uploads %.3f ms, kernels %.3f ms, downloads %.3f ms; "
-             "pipeline / the larger of transfers (%.3f ms) and kernels: %.2f"
-             % (span / 1e3, busy_us(rows, "upload") / 1e3, kernels / 1e3, busy_us(rows, "download") / 1e3,
-                transfers / 1e3, span / max(transfers, kernels)), size=11)
+    busy = {lane: busy_us(rows, lane) for lane in LANES}
+    transfers = busy["upload"] + busy["download"]
+    svg.text(LEFT, bottom + 58, "pipeline %.3f ms; each queue busy: uploads %.3f ms, kernels %.3f ms, downloads %.3f ms"
+             % (span / 1e3, busy["upload"] / 1e3, busy["compute"] / 1e3, busy["download"] / 1e3), size=11)
+    svg.text(LEFT, bottom + 76, "the pipeline takes %.2fx its busiest queue's time, %.2fx the transfers' time added "
+             "up (%.3f ms: uploads and downloads overlap each other too)"
+             % (span / max(busy.values()), span / max(transfers, busy["compute"]), transfers / 1e3), size=11)
     return svg
