@@ -9,7 +9,10 @@ grader writes the table, never a chart):
                        measured FMA peak) with each lab's solution (filled) and baseline (hollow) as a point, and
                        CLBlast's SGEMM where it was timed;
   ladder-DEVICE.svg    the matmul ladder in FLOP/s: lab 5's swapped mapping and naive kernel, lab 6's tiled kernel,
-                       lab 8's register-blocked kernel and CLBlast.
+                       lab 8's register-blocked kernel and CLBlast;
+
+and for every docs/results/timeline-NAME.csv (lab 12's pipeline, each command's profiled start and end) the chart
+timeline-NAME.svg (docs/chart_timeline.py).
 
 Without options it checks that the committed charts are what the data give (make check); with --write it writes
 them (make bench, make docs). --results reads and writes DIR instead of docs/results.
@@ -21,6 +24,7 @@ import os
 import sys
 
 from svg import Svg
+from chart_timeline import timeline
 
 RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
 
@@ -236,6 +240,15 @@ def main(argv):
             elif not os.path.exists(path) or open(path, encoding="utf-8").read() != drawn:
                 problems.append("%s differs from what docs/charts.py draws from %s (make docs)"
                                 % (os.path.relpath(path), os.path.basename(table)))
+    for table in sorted(glob.glob(os.path.join(results, "timeline-*.csv"))):
+        path = table[:-len(".csv")] + ".svg"
+        drawn = timeline(table).render()
+        if "--write" in argv:
+            with open(path, "w", encoding="utf-8") as target:
+                target.write(drawn)
+        elif not os.path.exists(path) or open(path, encoding="utf-8").read() != drawn:
+            problems.append("%s differs from what docs/charts.py draws from %s (make docs)"
+                            % (os.path.relpath(path), os.path.basename(table)))
     for line in problems:
         print(line, file=sys.stderr)
     sys.exit(1 if problems else 0)

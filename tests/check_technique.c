@@ -82,7 +82,7 @@ START_TEST(private_bins_budget)
 }
 END_TEST
 
-/* Lab 11 (8 blocks of 512): Blelloch's 2 to 3 additions per element pass; Hillis-Steele's 9 fail, and so does a
+/* Lab 11 (8 blocks of 512): Blelloch's 1.5 to 3 additions per element pass; Hillis-Steele's 9 fail, and so does a
    serial loop in one work-item, work-efficient but not parallel. Where additions were not counted (a plugin without
    LLVM's headers) local loads stand in; with no global access counted, nothing was measured. */
 START_TEST(work_efficient_budget)
