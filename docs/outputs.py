@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""docs/outputs.py [--write [--all] | --fresh GRADER_OUTPUT] FILE...: the expected output each lab section shows.
+"""docs/outputs.py [--write [--all] | --fresh GRADER_OUTPUT | --stale GRADER_OUTPUT] FILE...: the expected output
+each lab section shows.
 
 A lab section holds its output between markers,
 
@@ -15,7 +16,8 @@ the solution's host program at the size the lab's commands use, then ./grade on 
 the student will see them once the lab passes (labs/ for solutions/). A transcript is stale when it is missing, its
 host command is not the lab's, or a line of its report other than the timed test's (whose figures change from run
 to run) differs from what ./grade --solutions all --quick --seed 1 prints today; --all makes every one again. An
-unchanged lab keeps its transcript, and so its timings. Without options it checks that every block is its
+unchanged lab keeps its transcript, and so its timings. --stale names the labs --write would make again, given
+GRADER_OUTPUT as today's, and writes nothing. Without options it checks that every block is its
 transcript (make check). With --fresh it also checks each transcript's test lines (mark, test, points) against
 GRADER_OUTPUT, what ./grade --solutions all --quick --seed 1 prints today, so that a renamed test or a changed
 maximum cannot leave the handout behind.
@@ -140,9 +142,16 @@ def main(argv):
     write, fresh = "--write" in argv, None
     if "--fresh" in argv:
         fresh = argv.pop(argv.index("--fresh") + 1)
+    if "--stale" in argv:
+        with open(argv[argv.index("--stale") + 1], encoding="utf-8") as output:
+            today = output.read()
+        for lab in HOST_ARGUMENTS:
+            if stale_reason(lab, today):
+                print("%s: %s" % (lab, stale_reason(lab, today)))
+        sys.exit(0)
     files = [a for a in argv if not a.startswith("--")]
     if not files:
-        sys.exit("usage: docs/outputs.py [--write | --fresh GRADER_OUTPUT] FILE...")
+        sys.exit("usage: docs/outputs.py [--write [--all] | --fresh GRADER_OUTPUT | --stale GRADER_OUTPUT] FILE...")
     problems = []
     if write:
         subprocess.run("make -s solutions", shell=True, cwd=KIT, check=True)
