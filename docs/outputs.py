@@ -81,9 +81,11 @@ def report_lines(text, lab):
     the timed test (speed or bandwidth) and its continuation lines, which --quick leaves out and every run
     changes."""
     section = re.search(r"^%s: .*?^  %s score.*?$" % (lab, lab), text, re.S | re.M)
-    # The runner user a grading holds is whichever was free (clkit-runner, clkit-runner-1, ...).
-    lines = [re.sub(r"clkit-runner(-\d+)?\b", "clkit-runner-N", line) for line in text.splitlines()
-             if line.startswith("confinement: ")][:1]
+    # The confinement line of the grading that printed the section; the runner user a grading holds is whichever
+    # was free (clkit-runner, clkit-runner-1, ...).
+    before = text[:section.start()] if section else text
+    lines = [re.sub(r"clkit-runner(-\d+)?\b", "clkit-runner-N", line) for line in before.splitlines()
+             if line.startswith("confinement: ")][-1:]
     timed = False
     for line in section.group(0).splitlines() if section else []:
         if re.match(r"^  [✓✗·] (speed|bandwidth) ", line):
