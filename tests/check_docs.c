@@ -171,6 +171,22 @@ START_TEST(answers_files_follow_the_handout)
 }
 END_TEST
 
+/* make docs makes an expected output again only where it is stale: a grader that prints the transcripts' reports
+   (timings aside) leaves every lab alone, and one technique count changed marks that lab alone. */
+START_TEST(only_a_stale_expected_output_is_made_again)
+{
+    char *output;
+    int status = run_in_kit("mkdir -p build && cat docs/results/outputs/lab*.txt | "
+                            "sed 's/[0-9.]*× the speed of/9.99× the speed of/' > build/check-stale-same.txt && "
+                            "sed 's/local memory: 2032 stores/local memory: 2031 stores/' build/check-stale-same.txt "
+                            "> build/check-stale-lab4.txt && "
+                            "/usr/bin/python3 docs/outputs.py --stale build/check-stale-same.txt && echo '--' && "
+                            "/usr/bin/python3 docs/outputs.py --stale build/check-stale-lab4.txt 2>&1", 30, &output);
+    ck_assert_msg(status == 0 && strncmp(output, "--\nlab4: ", 9) == 0 && !strstr(output + 3, "\nlab"), "%s", output);
+    free(output);
+}
+END_TEST
+
 Suite *docs_suite(void)
 {
     Suite *s = suite_create("docs");
@@ -179,6 +195,7 @@ Suite *docs_suite(void)
     tcase_add_test(tc, an_edited_figure_is_caught);
     tcase_add_test(tc, an_edited_table_is_caught);
     tcase_add_test(tc, answers_files_follow_the_handout);
+    tcase_add_test(tc, only_a_stale_expected_output_is_made_again);
     suite_add_tcase(s, tc);
     TCase *drawn = tcase_create("diagrams and labs");
     tcase_set_timeout(drawn, 900);

@@ -36,7 +36,11 @@ static void table_row(FILE *out, const struct grade_lab_spec *lab, const struct 
 {
     const char *m = test->metrics;
     char speedup[160] = "(no baseline)", threshold[32] = "";
-    if (lab->perf.baseline_file)
+    if (lab->perf.baseline_file && bench_metric(m, "pairs") > 0) /* the median ratio's spread, where it was kept */
+        snprintf(speedup, sizeof speedup, "%.2fx (95%% interval %.2f-%.2fx, %.0f pairs) over %s (%.3f ms)",
+                 bench_metric(m, "speedup"), bench_metric(m, "low"), bench_metric(m, "high"),
+                 bench_metric(m, "pairs"), lab->perf.baseline_name, bench_metric(m, "baseline_ms"));
+    else if (lab->perf.baseline_file)
         snprintf(speedup, sizeof speedup, "%.2fx over %s (%.3f ms)", bench_metric(m, "speedup"),
                  lab->perf.baseline_name, bench_metric(m, "baseline_ms"));
     /* Speed is never scored; the threshold is what the profile reports the solution against. */
@@ -82,15 +86,16 @@ void bench_table(FILE *out, const char *device, const struct grade_lab_result *r
         }
     }
     fprintf(out, "\nDevice: %s. The peaks (copy bandwidth, FMA throughput) are measured in the same run; "
-                 "size is n, or the side of the square matrices. A kernel's time is a median; CLBlast's is the fastest "
-                 "of 15 calls, its time varying from call to call far more.\n",
+                 "size is n, or the side of the square matrices. A kernel's time is a median; a speedup, the median "
+                 "ratio of interleaved pairs; on a GPU each timed launch of a kernel starts from a flushed cache. CLBlast's time "
+                 "is the fastest of 15 calls, its time varying from call to call far more.\n",
             device);
 }
 
 static void write_csv(FILE *out, const char *device, const struct grade_lab_result *results, int count)
 {
     fprintf(out, "device,lab,kernel,size,ms,rate,unit,peak,fraction,baseline,baseline_ms,speedup,threshold,scored,"
-                 "clblast_ms,further_ms\n");
+                 "clblast_ms,further_ms,low,high,pairs\n");
     for (int l = 0; l < count; l++) {
         const struct grade_lab_spec *lab = registry_find(results[l].lab);
         const struct grade_test *test = perf_test(&results[l]);
@@ -98,12 +103,14 @@ static void write_csv(FILE *out, const char *device, const struct grade_lab_resu
         if (!test || !lab)
             continue;
         m = test->metrics;
-        fprintf(out, "\"%s\",%s,%s,%.0f,%.4f,%.2f,%s,%.2f,%.4f,%s,%.4f,%.3f,%.2f,%d,%.4f,%.4f\n", device, lab->name,
+        fprintf(out, "\"%s\",%s,%s,%.0f,%.4f,%.2f,%s,%.2f,%.4f,%s,%.4f,%.3f,%.2f,%d,%.4f,%.4f,%.3f,%.3f,%.0f\n", device,
+                lab->name,
                 lab->kernel_name, bench_metric(m, "size"), bench_metric(m, "ms"), bench_metric(m, "rate"),
                 unit_of(test), bench_metric(m, "peak"), bench_metric(m, "fraction"),
                 lab->perf.baseline_kernel ? lab->perf.baseline_kernel : "", bench_metric(m, "baseline_ms"),
                 bench_metric(m, "speedup"), bench_metric(m, "threshold"), bench_metric(m, "threshold") > 0,
-                bench_metric(m, "clblast_ms"), bench_metric(m, "further_ms"));
+                bench_metric(m, "clblast_ms"), bench_metric(m, "further_ms"), bench_metric(m, "low"),
+                bench_metric(m, "high"), bench_metric(m, "pairs"));
     }
 }
 
