@@ -1,5 +1,6 @@
 #include "judge/recheck.h"
 
+#include "judge/devlock.h"
 #include "judge/verdict.h"
 
 #include <string.h>
@@ -62,11 +63,10 @@ void recheck_run(struct grading *g, const struct grade_lab_spec *lab, uint64_t s
     memcpy(unoptimised->cases, device->cases, device->count * sizeof device->cases[0]);
     memset(unoptimised->ran, 0, sizeof unoptimised->ran);
     unoptimised->count = device->count;
-    if (runlab_open(&r, NULL, g->config.timeout_s) != 0 || r.setup || r.refusal) {
-        runlab_close(&r, NULL);
-        return;
-    }
-    for (size_t k = 0; k < count && r.session.child.pid > 0 && !r.session.broken; k++)
-        run_again(&r, max_local, device, chosen[k], unoptimised);
+    enum devlock_mode held = devlock_take(judge_config_stage_lock(&g->config), DEVLOCK_SHARED);
+    if (runlab_open(&r, NULL, g->config.timeout_s) == 0 && !r.setup && !r.refusal)
+        for (size_t k = 0; k < count && r.session.child.pid > 0 && !r.session.broken; k++)
+            run_again(&r, max_local, device, chosen[k], unoptimised);
     runlab_close(&r, NULL);
+    devlock_restore(judge_config_stage_lock(&g->config), held);
 }
