@@ -518,7 +518,7 @@ static void end_plan(const struct plan *plan)
 struct worker {
     pid_t pid;
     int student;
-    double deadline;
+    double started, deadline;
 };
 
 /* What became of each student: NULL when its judge finished, else how grading stopped. */
@@ -597,10 +597,14 @@ static void reap_one(struct grading *g, struct worker *workers, int jobs, const 
             sandbox_keep(k->pid, 0);
             sandbox_kill_orphans(); /* what a judge killed at the budget left behind comes back here */
             /* A judge that exits 2 could not set up (no such device, the kit not built): not a grade. */
-            fprintf(g->style.out, "%-24s %s\n", students[k->student].name,
+            fprintf(g->style.out, "%-24s %s", students[k->student].name,
                     outcomes[k->student]                         ? outcomes[k->student]
                     : WIFEXITED(status) && WEXITSTATUS(status) == 2 ? "set-up error: not graded (see its .txt)"
                                                                   : "graded");
+            if (plan && plan->waits) /* side by side: where the time went */
+                fprintf(g->style.out, " in %.1f s, %.1f s of it waiting for the device", clk_now_s() - k->started,
+                        waited(plan, w));
+            fputc('\n', g->style.out);
             fflush(g->style.out);
             k->pid = 0;
             return;
@@ -683,7 +687,8 @@ static int grade_all(struct grading *g, const struct cli *cli, struct student *s
             if (plan.waits)
                 plan.waits[w] = 0.0;
             workers[w] = (struct worker){.pid = start_student(g, &students[next], w, &plan, own_scratch, dir),
-                                         .student = next, .deadline = clk_now_s() + g->config.budget_s + GRACE_S};
+                                         .student = next, .started = clk_now_s(),
+                                         .deadline = clk_now_s() + g->config.budget_s + GRACE_S};
             if (workers[w].pid < 0)
                 outcomes[next] = "grading could not start (fork failed)";
             running += workers[w].pid > 0;
