@@ -601,9 +601,9 @@ static void reap_one(struct grading *g, struct worker *workers, int jobs, const 
                     outcomes[k->student]                         ? outcomes[k->student]
                     : WIFEXITED(status) && WEXITSTATUS(status) == 2 ? "set-up error: not graded (see its .txt)"
                                                                   : "graded");
-            if (plan && plan->waits) /* side by side: where the time went */
-                fprintf(g->style.out, " in %.1f s, %.1f s of it waiting for the device", clk_now_s() - k->started,
-                        waited(plan, w));
+            fprintf(g->style.out, " in %.1f s", clk_now_s() - k->started);
+            if (plan && plan->waits) /* side by side: how much of it the device was another's */
+                fprintf(g->style.out, ", %.1f s of it waiting for the device", waited(plan, w));
             fputc('\n', g->style.out);
             fflush(g->style.out);
             k->pid = 0;
@@ -616,7 +616,7 @@ static void reap_one(struct grading *g, struct worker *workers, int jobs, const 
 
 const char *batch_grade_student(struct grading *g, const struct student *s, const char *dir)
 {
-    struct worker one = {.student = 0, .deadline = clk_now_s() + g->config.budget_s + GRACE_S};
+    struct worker one = {.student = 0, .started = clk_now_s(), .deadline = clk_now_s() + g->config.budget_s + GRACE_S};
     if (s->refused)
         return s->refused;
     if ((one.pid = start_student(g, s, 0, NULL, 0, dir)) < 0)
