@@ -1,14 +1,14 @@
 #include "pipeline.h"
 
-#include "judge/devicerun.h"
-#include "judge/devlock.h"
-#include "judge/hostprog.h"
-#include "judge/predict.h"
-#include "judge/recheck.h"
+#include "judge/device_lock.h"
+#include "judge/device_test.h"
+#include "judge/host_test.h"
+#include "judge/prediction_test.h"
+#include "judge/compiler_recheck.h"
 #include "labs/registry.h"
-#include "judge/runlab.h"
-#include "judge/sanitize.h"
-#include "judge/technique.h"
+#include "judge/lab_run.h"
+#include "judge/reference_judge.h"
+#include "judge/technique_test.h"
 #include "judge/verdict.h"
 #include "report/export.h"
 #include "sandbox/layers.h"
@@ -180,7 +180,7 @@ static int grade_lab(struct grading *g, const struct grade_lab_spec *lab, uint64
     memset(b, 0, sizeof *b);
     /* On a CPU device every stage competes with a timing: other workers' labs wait while this worker times. */
     const char *whole_lab = g->config.lock_whole_labs ? g->config.device_lock : NULL;
-    enum devlock_mode held = devlock_take(whole_lab, DEVLOCK_SHARED);
+    enum device_lock_mode held = device_lock_take(whole_lab, DEVICE_LOCK_SHARED);
     if (beside) {
         reference = start_beside(g, lab, seed, b, reference_beside);
         host = g->config.only_case < 0 ? start_beside(g, lab, seed, b, host_beside) : -1;
@@ -213,7 +213,7 @@ static int grade_lab(struct grading *g, const struct grade_lab_spec *lab, uint64
     complete_lab(g, lab, why, built == 1, result);
     munmap(b, sizeof *b);
     close_runs(g, lab, built == 1 && g->config.solutions);
-    devlock_restore(whole_lab, held);
+    device_lock_restore(whole_lab, held);
     return built == 2 ? 2 : 0;
 }
 
@@ -231,7 +231,7 @@ int pipeline_run(struct grading *g, struct grade_lab_result *results)
     fputc('\n', g->style.out);
     for (int i = 0; i < g->config.lab_count; i++) {
         const struct grade_lab_spec *lab = registry_find(g->config.labs[i]);
-        if (clk_now_s() - g->started - devlock_waited_s() > g->config.budget_s) { /* a wait is not the student's */
+        if (clk_now_s() - g->started - device_lock_waited_s() > g->config.budget_s) { /* a wait is not the student's */
             snprintf(results[i].lab, sizeof results[i].lab, "%s", lab->name);
             complete_lab(g, lab, "not graded: the time budget for this submission (--budget) ran out", 0,
                          &results[i]);

@@ -1,6 +1,6 @@
 #include "suites.h"
 
-#include "judge/devlock.h"
+#include "judge/device_lock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -224,21 +224,21 @@ static void lock_path(char *path, size_t size)
 static void fake_worker(const char *path, struct device_log *log, int worker, int rounds)
 {
     for (int round = 0; round < rounds; round++) {
-        enum devlock_mode before = devlock_take(path, DEVLOCK_SHARED);
+        enum device_lock_mode before = device_lock_take(path, DEVICE_LOCK_SHARED);
         record(log, worker, 0, 1);
         usleep(300);
         if ((round + worker) % 2 == 0) {
             record(log, worker, 0, 0);
-            enum devlock_mode held = devlock_take(path, DEVLOCK_ALONE);
+            enum device_lock_mode held = device_lock_take(path, DEVICE_LOCK_ALONE);
             record(log, worker, 1, 1);
             usleep(300);
             record(log, worker, 1, 0);
-            devlock_restore(path, held);
+            device_lock_restore(path, held);
             record(log, worker, 0, 1);
         }
         usleep(300);
         record(log, worker, 0, 0);
-        devlock_restore(path, before);
+        device_lock_restore(path, before);
     }
 }
 
@@ -293,15 +293,15 @@ START_TEST(correctness_work_runs_side_by_side)
     lock_path(path, sizeof path);
     ck_assert(pipe(to_child) == 0 && pipe(to_parent) == 0);
     if (fork() == 0) {
-        devlock_take(path, DEVLOCK_SHARED);
+        device_lock_take(path, DEVICE_LOCK_SHARED);
         _exit(write(to_parent[1], "x", 1) == 1 && byte_within(to_child[0]) ? 0 : 1);
     }
     ck_assert_msg(byte_within(to_parent[0]), "the first worker never held the device");
-    enum devlock_mode before = devlock_take(path, DEVLOCK_SHARED);
+    enum device_lock_mode before = device_lock_take(path, DEVICE_LOCK_SHARED);
     ck_assert_int_eq(write(to_child[1], "x", 1), 1);
     ck_assert_int_gt(wait(&status), 0);
     ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the second hold never came while the first stood");
-    devlock_restore(path, before);
+    device_lock_restore(path, before);
 }
 END_TEST
 
@@ -326,9 +326,9 @@ START_TEST(a_waiting_timing_goes_before_later_work)
     pid_t timing, later;
     int status;
     lock_path(path, sizeof path);
-    enum devlock_mode before = devlock_take(path, DEVLOCK_SHARED);
+    enum device_lock_mode before = device_lock_take(path, DEVICE_LOCK_SHARED);
     if ((timing = fork()) == 0) {
-        devlock_take(path, DEVLOCK_ALONE);
+        device_lock_take(path, DEVICE_LOCK_ALONE);
         record(log, 1, 1, 1);
         _exit(0);
     }
@@ -336,13 +336,13 @@ START_TEST(a_waiting_timing_goes_before_later_work)
         usleep(10000);
     ck_assert_msg(gate_held(path), "the timing never came to wait at the gate");
     if ((later = fork()) == 0) {
-        devlock_take(path, DEVLOCK_SHARED);
+        device_lock_take(path, DEVICE_LOCK_SHARED);
         record(log, 2, 0, 1);
         _exit(0);
     }
     usleep(100000); /* room for a wrong lock to let the later work in first (it must not) */
     record(log, 0, 0, 0);
-    devlock_restore(path, before);
+    device_lock_restore(path, before);
     ck_assert(waitpid(timing, &status, 0) == timing && waitpid(later, &status, 0) == later);
     ck_assert_int_eq(log->count, 3);
     ck_assert_msg(log->events[0].worker == 0 && log->events[1].worker == 1 && log->events[2].worker == 2,

@@ -1,0 +1,72 @@
+#include "judge/compiler_recheck.h"
+
+#include "judge/device_lock.h"
+#include "judge/verdict.h"
+
+#include <string.h>
+
+int recheck_needed(const struct case_log *device, const struct reference *ref)
+{
+    if (!ref || !ref->ran || ref->findings > 0)
+        return 0; /* with a race or a bad access, what the device computes is luck, whatever its compiler */
+    for (size_t i = 0; i < device->count; i++) {
+        const struct case_verdict *rv = verdict_reference_of(ref, &device->cases[i]);
+        if (device->ran[i] && !device->verdicts[i].values_ok && rv && rv->values_ok)
+            return 1;
+    }
+    return 0;
+}
+
+/* The cases to run again, at most RECHECK_MAX_CASES: those the reference judge got right first, since they decide
+   whether the compiler is to blame, then the device's other wrong cases. Returns how many. */
+static size_t choose(const struct case_log *device, const struct reference *ref, size_t *chosen)
+{
+    size_t count = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < device->count && count < RECHECK_MAX_CASES; i++) {
+            const struct case_verdict *rv = verdict_reference_of(ref, &device->cases[i]);
+            int disagrees = rv && rv->values_ok;
+            if (device->ran[i] && !device->verdicts[i].values_ok && disagrees == (pass == 0) && (!rv || rv->values_ok))
+                chosen[count++] = i;
+        }
+    return count;
+}
+
+/* Runs device case i again in r (same list, same seed) and copies its verdict into unoptimised. */
+static void run_again(struct lab_run *r, size_t max_local, const struct case_log *device, size_t i,
+                      struct case_log *unoptimised)
+{
+    static struct case_log one;
+    runlab_run_cases(r, max_local, (long)i, &one);
+    if (one.count == device->count && one.ran[i] && !memcmp(&one.cases[i], &device->cases[i], sizeof one.cases[i])) {
+        unoptimised->ran[i] = 1;
+        unoptimised->verdicts[i] = one.verdicts[i];
+    } else if (one.stopped_at >= 0 && unoptimised->stopped_at < 0) {
+        unoptimised->stopped_at = (long)i;
+        memcpy(unoptimised->how, one.how, sizeof unoptimised->how);
+    }
+}
+
+void recheck_run(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, const struct case_log *device,
+                 const struct reference *ref, struct case_log *unoptimised)
+{
+    struct lab_run r = {.g = g, .lab = lab, .seed = seed, .mode = RUNLAB_GRADE, .unoptimised = 1};
+    static size_t chosen[RUNLAB_MAX_CASES];
+    int simulated = g->config.simulated;
+    size_t count, max_local = g->max_local < GRADE_PORTABLE_LOCAL ? g->max_local : GRADE_PORTABLE_LOCAL;
+    unoptimised->count = 0;
+    unoptimised->stopped_at = unoptimised->slow_at = -1;
+    unoptimised->how[0] = '\0';
+    unoptimised->timed_checked = 0;
+    if (simulated || !recheck_needed(device, ref) || (count = choose(device, ref, chosen)) == 0)
+        return;
+    memcpy(unoptimised->cases, device->cases, device->count * sizeof device->cases[0]);
+    memset(unoptimised->ran, 0, sizeof unoptimised->ran);
+    unoptimised->count = device->count;
+    enum device_lock_mode held = device_lock_take(judge_config_stage_lock(&g->config), DEVICE_LOCK_SHARED);
+    if (runlab_open(&r, NULL, g->config.timeout_s) == 0 && !r.setup && !r.refusal)
+        for (size_t k = 0; k < count && r.session.child.pid > 0 && !r.session.broken; k++)
+            run_again(&r, max_local, device, chosen[k], unoptimised);
+    runlab_close(&r, NULL);
+    device_lock_restore(judge_config_stage_lock(&g->config), held);
+}

@@ -1,0 +1,21 @@
+/* Whether the device's compiler is to blame where the device and the reference judge disagree: the cases the device
+   computed wrong, run again on the device with the kernel built without optimisation (-cl-opt-disable). */
+#ifndef CLKIT_GRADER_RECHECK_H
+#define CLKIT_GRADER_RECHECK_H
+
+#include "judge/lab_run.h"
+#include "judge/reference_judge.h"
+
+/* The most cases run again: the disagreeing small cases come first, then the device's other wrong cases. */
+#define RECHECK_MAX_CASES 96
+
+/* Returns 1 when some case ran on the device with wrong values and under the reference judge with right ones. */
+int recheck_needed(const struct case_log *device, const struct reference *ref);
+
+/* Runs again, on the device with the kernel built without optimisation, the cases device computed wrong when the
+   two judges disagree (recheck_needed), and fills unoptimised with the same list as device, ran[i] set for each
+   case it ran again; leaves unoptimised->count 0 when nothing needed it. */
+void recheck_run(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, const struct case_log *device,
+                 const struct reference *ref, struct case_log *unoptimised);
+
+#endif

@@ -1,0 +1,105 @@
+#include "judge/device_test.h"
+
+#include "judge/device_lock.h"
+#include "judge/reference_judge.h"
+#include "judge/speed_test.h"
+#include "judge/safetext.h"
+#include "text.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A kernel that was refused or did not build: the build test says why; the other tests are completed later. */
+static int report_build(struct lab_run *r, struct grade_lab_result *result)
+{
+    char reason[PATH_MAX + 128];
+    if (r->refusal) {
+        result_add(result, "build", 0, r->lab->points.build, 0, r->refusal);
+        return 0;
+    }
+    snprintf(reason, sizeof reason, "%s builds and defines ", r->kernel_shown);
+    for (int k = 0; k < labs_kernel_count(r->lab); k++)
+        clk_append(reason, sizeof reason, "%s%s", k == 0 ? "" : k + 1 < labs_kernel_count(r->lab) ? ", " : " and ",
+                   labs_kernel_name(r->lab, k));
+    result_add(result, "build", r->lab->points.build, r->lab->points.build, 1, reason);
+    return 1;
+}
+
+/* A runner that could not start: what it printed (the device's own message) comes first. */
+static void report_setup(struct lab_run *r, struct grade_lab_result *result)
+{
+    struct sandbox_outcome outcome;
+    char *why = strdup(r->setup), *said;
+    runlab_close(r, &outcome);
+    said = safetext_clean(outcome.output ? outcome.output : "", 4096);
+    result->setup_error = malloc(strlen(why ? why : "") + strlen(said ? said : "") + 8);
+    if (result->setup_error)
+        sprintf(result->setup_error, "%s%s%s", said ? said : "", said && said[0] ? "\n" : "", why ? why : "");
+    free(said);
+    free(why);
+    sandbox_outcome_free(&outcome);
+}
+
+/* Why the kernel is not timed, or NULL: it must pass every case it ran, and finish every case. */
+static const char *why_not_timed(const struct lab_run *r, const struct case_log *log)
+{
+    static char why[512];
+    size_t ran = 0;
+    for (size_t i = 0; i < log->count; i++) {
+        if (log->ran[i] && (!log->verdicts[i].values_ok || !log->verdicts[i].memory_ok))
+            return "not timed: the kernel must pass every correctness case first";
+        ran += (size_t)log->ran[i];
+    }
+    if (ran == 0 || log->stopped_at >= 0)
+        return "not timed: the kernel must pass every correctness case first";
+    if (log->slow_at < 0)
+        return NULL;
+    char description[128];
+    r->lab->family->describe(&log->cases[log->slow_at], description, sizeof description);
+    snprintf(why, sizeof why, "not timed: far too slow (case %ld, %s, %s)", log->slow_at, description,
+             log->slow_how);
+    return why;
+}
+
+int devicerun_lab(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, struct case_log *log,
+                  struct grade_lab_result *result)
+{
+    struct lab_run r = {.g = g, .lab = lab, .seed = seed, .mode = RUNLAB_GRADE};
+    static struct oclgrind_command wrapper;
+    int built = 0, simulated = g->config.simulated;
+    enum device_lock_mode held;
+    /* --device oclgrind: every case on the reference judge, to tell a device's miscompilation from a bug. */
+    if (simulated && sanitize_wrapper(g, lab, &wrapper) != 0) {
+        result->setup_error = strdup("--device oclgrind: Oclgrind is not installed (sudo apt-get install oclgrind)");
+        return 2;
+    }
+    /* Other workers' cases run beside these; a timing (runperf_test) waits until they are done. */
+    held = device_lock_take(judge_config_stage_lock(&g->config), DEVICE_LOCK_SHARED);
+    runlab_open(&r, simulated ? wrapper.argv : NULL, simulated ? 10 * g->config.timeout_s : g->config.timeout_s);
+    char *device = safetext_clean(r.hello.device_name, sizeof result->device);
+    if (r.hello.ok) {
+        snprintf(g->device_name, sizeof g->device_name, "%s", r.hello.device_name);
+        g->device_is_gpu = r.hello.is_gpu;
+        g->max_local = r.max_local;
+    }
+    snprintf(result->device, sizeof result->device, "%s", device ? device : "");
+    free(device);
+    log->count = 0;
+    log->stopped_at = log->slow_at = -1;
+    log->timed_checked = 0;
+    if (r.setup)
+        report_setup(&r, result);
+    else if ((built = report_build(&r, result)) != 0) {
+        runlab_run_cases(&r, simulated || r.max_local < GRADE_PORTABLE_LOCAL ? r.max_local : GRADE_PORTABLE_LOCAL,
+                         g->config.only_case, log);
+        if (log->out_of_memory)
+            result->setup_error = strdup("the grader ran out of host memory");
+        else if (!g->config.quick && g->config.only_case < 0)
+            runperf_test(&r, why_not_timed(&r, log), log, result);
+    }
+    runlab_close(&r, NULL);
+    device_lock_restore(judge_config_stage_lock(&g->config), held);
+    return result->setup_error ? 2 : built;
+}

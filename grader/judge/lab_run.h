@@ -1,0 +1,80 @@
+/* The judge's side of one lab's kernel tests: a confined runner on a scratch copy of the lab folder, the cases
+   it is asked to run, and the verdicts the judge draws from the raw buffers it sends back. */
+#ifndef CLKIT_GRADER_RUNLAB_H
+#define CLKIT_GRADER_RUNLAB_H
+
+#include "judge/job.h"
+#include "judge/guard_check.h"
+#include "wire/harness.h"
+#include "labs/spec.h"
+#include "wire/profile.h"
+#include "judge/session.h"
+
+#include <limits.h>
+#include <stdint.h>
+
+enum runlab_mode {
+    RUNLAB_GRADE,    /* every case in guard bands, then the performance test */
+    RUNLAB_REFERENCE /* inside Oclgrind, the reference judge: small exact cases in plain buffers, judged, then the
+                        lab's technique case */
+};
+
+#define RUNLAB_MAX_CASES 256
+#define RUNLAB_REFERENCE_RUN "-reference" /* the reference judge's run folder: run-lab4-reference */
+#define RUNLAB_ALL_CASES (-1)
+#define RUNLAB_NO_CASE (-2) /* RUNLAB_REFERENCE: only the technique case */
+/* The reference judge's local memory: the largest of the GPUs the labs target (48 KB), not Oclgrind's own 32 KB. */
+#define RUNLAB_JUDGE_LOCAL_BYTES 49152
+
+/* One lab's runner and what it said before running anything. */
+struct lab_run {
+    struct grading *g;
+    const struct grade_lab_spec *lab;
+    uint64_t seed;
+    enum runlab_mode mode;
+    char run_dir[PATH_MAX];
+    char kernel_shown[PATH_MAX + 64]; /* the kernel's path as the user knows it */
+    struct session session;
+    struct wire_hello hello;
+    size_t max_local;
+    char *refusal;   /* why the submission was refused or its kernel did not build (set-up passed) */
+    char *setup;     /* why the lab could not be graded at all (no device) */
+    struct profile profile; /* the device's profile, once loaded */
+    int profile_loaded;
+    int slow_seen; /* a large case did not finish, and the cases went on without it */
+    int unoptimised; /* the kernel is built with -cl-opt-disable (see compiler_recheck.h) */
+};
+
+/* What one run made of each case of a lab, and where its runner stopped. */
+struct case_log {
+    struct grade_case cases[RUNLAB_MAX_CASES];
+    int ran[RUNLAB_MAX_CASES];                   /* the runner finished the case and the judge judged it */
+    struct case_verdict verdicts[RUNLAB_MAX_CASES];
+    size_t count;
+    long stopped_at;   /* the case the runner stopped in, -1 when it did not */
+    long slow_at;      /* RUNLAB_GRADE: a case too large for the reference judge that did not finish in time; the
+                          runner was restarted and the cases as large were left out (-1: none) */
+    char slow_how[256];
+    size_t slow_skipped; /* the cases left out after it */
+    char how[256];     /* how it stopped: "did not finish within 3 s", "crashed with SIGSEGV" */
+    int out_of_memory; /* the judge ran out of host memory */
+    int technique_ran; /* RUNLAB_REFERENCE: the lab's technique case ran, first */
+    char technique_counts[2048]; /* the plugin's line for the technique case: its kernel's, or its last launch's */
+    int timed_checked; /* the timed run's result was sampled and judged (a real case of its own) */
+    size_t timed_wrong;
+    char timed_detail[512];
+};
+
+/* Stages lab's folder, checks its source rules, starts the runner (inside wrapper, e.g. Oclgrind, when not NULL,
+   for at most timeout_s) and has it build the kernel; returns 0 when the runner is up (see refusal and setup). */
+int runlab_open(struct lab_run *r, char *const wrapper[], int timeout_s);
+
+/* Ends the runner and fills outcome (may be NULL) with how it ended. */
+void runlab_close(struct lab_run *r, struct sandbox_outcome *outcome);
+
+/* Fills log with the lab's cases (from a device allowing work-groups of max_local) and runs those of r's mode
+   (only case only_case when >= 0, none for RUNLAB_NO_CASE), each within a limit that grows with its size; a runner that stops is closed,
+   except that after the first large case that does not finish the cases go on, without those as large. */
+void runlab_run_cases(struct lab_run *r, size_t max_local, long only_case, struct case_log *log);
+
+#endif
