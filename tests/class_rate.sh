@@ -11,7 +11,7 @@ shift
 labs=${*:?usage: tests/class_rate.sh STUDENTS LAB...}
 work=${KEEP:-$(mktemp -d)} || exit 2
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$work"' EXIT
-mkdir -p "$work" && rm -rf "$work/class" "$work/one" "$work/side"
+mkdir -p "$work" && rm -rf "$work/class" "$work/one" "$work/side" "$work/lock.log"
 make -s grader >/dev/null || exit 2
 sh tests/make_class.sh "$work/class" "$students" >/dev/null || exit 2
 course=${COURSE:+--course $COURSE}
@@ -20,7 +20,7 @@ now() { date +%s.%N; }
 rate() { python3 -c 'import sys; t = float(sys.argv[2]) - float(sys.argv[1]); print("%.1f s, %.0f students per hour" % (t, int(sys.argv[3]) * 3600 / t))' "$@"; }
 s=$(now); NO_COLOR=1 ./grade --seed 5 --device "${DEVICE:-gpu}" $course --jobs 1 --submission "$work/class" --results "$work/one" $labs >"$work/one.log" 2>&1
 e=$(now); echo "one at a time: $(rate "$s" "$e" "$students")"
-s=$(now); NO_COLOR=1 ./grade --seed 5 --device "${DEVICE:-gpu}" $course $jobs --submission "$work/class" --results "$work/side" $labs >"$work/side.log" 2>&1
+s=$(now); CLKIT_DEVICE_LOCK_LOG=$work/lock.log NO_COLOR=1 ./grade --seed 5 --device "${DEVICE:-gpu}" $course $jobs --submission "$work/class" --results "$work/side" $labs >"$work/side.log" 2>&1
 e=$(now); echo "side by side: $(rate "$s" "$e" "$students") ($(head -2 "$work/side.log" | tail -1 | cut -d';' -f1))"
 cmp -s "$work/one/scores.csv" "$work/side/scores.csv" && echo "scores.csv identical" || echo "scores.csv DIFFERS"
 python3 - "$work/one" "$work/side" <<'PY'
@@ -33,4 +33,29 @@ print("per-test scores identical (%d students)" % len(files) if same else "per-t
 busy = [sum("busy=1" in json.dumps(json.load(open(f))) or "was busy" in open(f).read() for f in glob.glob(d + "/*.json"))
         for d in sys.argv[1:]]
 print("timings taken on a busy device: %d one at a time, %d side by side" % tuple(busy))
+PY
+[ -s "$work/lock.log" ] && python3 - "$work/lock.log" <<'PY'
+# Where the side-by-side run's device time went, from the lock's log ("time pid from to waited"; 1 shared, 2 alone).
+import sys
+events, held, since = [], {}, {}
+for line in open(sys.argv[1]):
+    t, pid, old, new, waited = line.split()
+    t, old, new, waited = float(t), int(old), int(new), float(waited)
+    if old:
+        events.append((since[pid], t - waited, old))
+    since[pid] = t
+    if new:
+        held[pid] = new
+start = min(e[0] for e in events) if events else 0
+end = max(e[1] for e in events) if events else 0
+points = sorted({p for e in events for p in e[:2]})
+alone = shared = idle = 0.0
+for a, b in zip(points, points[1:]):
+    kinds = {m for s, e, m in events if s <= a and e >= b}
+    alone += (b - a) * (2 in kinds)
+    shared += (b - a) * (2 not in kinds and 1 in kinds)
+    idle += (b - a) * (not kinds)
+waits = [float(l.split()[4]) for l in open(sys.argv[1])]
+print("device, side by side: %.1f s from the first hold to the last: %.1f s timing alone, %.1f s shared work, "
+      "%.1f s held by nobody; %.1f s waited in all" % (end - start, alone, shared, idle, sum(waits)))
 PY

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <unistd.h>
@@ -53,6 +54,22 @@ static int open_for(const char *path)
     return -1;
 }
 
+/* With CLKIT_DEVICE_LOCK_LOG=FILE, appends each change of hold as a line "time pid from to waited" (modes 0 none,
+   1 shared, 2 alone): where a class's time goes, for tests/class_rate.sh. */
+static void log_move(enum device_lock_mode from, enum device_lock_mode to, double waited)
+{
+    const char *path = getenv("CLKIT_DEVICE_LOCK_LOG");
+    char line[128];
+    int fd = path && path[0] ? open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600) : -1;
+    if (fd < 0)
+        return;
+    int length = snprintf(line, sizeof line, "%.6f %ld %d %d %.6f\n", clk_now_s(), (long)getpid(), (int)from,
+                          (int)to, waited);
+    if (write(fd, line, (size_t)length) != length) /* one write: lines of workers side by side never mix */
+        length = 0;
+    close(fd);
+}
+
 static void move_to(enum device_lock_mode mode)
 {
     double start = clk_now_s();
@@ -67,6 +84,7 @@ static void move_to(enum device_lock_mode mode)
         lock_file(state.lock, mode == DEVICE_LOCK_ALONE ? LOCK_EX : LOCK_SH);
         lock_file(state.gate, LOCK_UN);
     }
+    log_move(state.held, mode, clk_now_s() - start);
     state.held = mode;
     state.waited += clk_now_s() - start;
     if (state.total && state.total_owner == getpid())
