@@ -175,6 +175,28 @@ START_TEST(a_worker_neither_reads_nor_starves_another)
 }
 END_TEST
 
+/* On a GPU, side by side: a student whose host program takes all the device's memory and keeps it costs the two
+   right students beside it nothing (a failure a neighbour could cause is graded again alone). Needs a GPU. */
+START_TEST(a_neighbour_holding_the_device_costs_nobody)
+{
+    char *output, *csv;
+    int gpus = run_in_kit("./grade --list-devices 2>&1 | grep -q '\\[gpu\\]'", 30, &output);
+    free(output);
+    if (gpus != 0)
+        return; /* no GPU: workers on a CPU device hold it for whole labs, and no neighbour runs beside */
+    free(shell("rm -rf build/check-hog build/check-hog-results && mkdir -p build/check-hog/alice build/check-hog/bob "
+               "build/check-hog/mallory && cp -r solutions/lab1 build/check-hog/alice/ && "
+               "cp -r solutions/lab1 build/check-hog/bob/ && "
+               "cp -r tests/fixtures/attacks/device-memory/lab1 build/check-hog/mallory/", 30, 0));
+    free(shell("NO_COLOR=1 ./grade --quick --seed 5 --device gpu --jobs 3 --submission build/check-hog "
+               "--results build/check-hog-results lab1 2>&1", 300, 0));
+    csv = read_file("build/check-hog-results/scores.csv");
+    ck_assert_msg(strstr(csv, "\nalice,10.00,10.00,10.00,") && strstr(csv, "\nbob,10.00,10.00,10.00,") &&
+                  strstr(csv, "\nmallory,7.00,"), "%s", csv);
+    free(csv);
+}
+END_TEST
+
 /* A class of more entries than one run grades is refused whole, not cut short. */
 START_TEST(too_many_entries_are_refused)
 {
@@ -360,6 +382,7 @@ Suite *batch_suite(void)
     tcase_add_test(tc, several_submission_folders);
     tcase_add_test(tc, side_by_side_grades_the_same);
     tcase_add_loop_test(tc, a_worker_neither_reads_nor_starves_another, 0, 2);
+    tcase_add_test(tc, a_neighbour_holding_the_device_costs_nobody);
     suite_add_tcase(s, tc);
     tc = tcase_create("hostile class");
     tcase_set_timeout(tc, 300);
