@@ -242,7 +242,7 @@ static void lock_path(char *path, size_t size)
 }
 
 /* A fake worker's stages: correctness work (shared), and in every other round a timing (alone) in the middle of
-   it, as runperf_test takes it inside devicerun_lab's hold. */
+   it, which asks for the device shared again (a request while timing) without giving up its hold. */
 static void fake_worker(const char *path, struct device_log *log, int worker, int rounds)
 {
     for (int round = 0; round < rounds; round++) {
@@ -253,6 +253,9 @@ static void fake_worker(const char *path, struct device_log *log, int worker, in
             record(log, worker, 0, 0);
             enum device_lock_mode held = device_lock_take(path, DEVICE_LOCK_ALONE);
             record(log, worker, 1, 1);
+            enum device_lock_mode inner = device_lock_take(path, DEVICE_LOCK_SHARED); /* a case while timing */
+            usleep(300);
+            device_lock_restore(path, inner);
             usleep(300);
             record(log, worker, 1, 0);
             device_lock_restore(path, held);

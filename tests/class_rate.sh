@@ -19,9 +19,9 @@ jobs=${JOBS:+--jobs $JOBS}
 now() { date +%s.%N; }
 rate() { python3 -c 'import sys; t = float(sys.argv[2]) - float(sys.argv[1]); print("%.1f s, %.0f students per hour" % (t, int(sys.argv[3]) * 3600 / t))' "$@"; }
 s=$(now); NO_COLOR=1 ./grade --seed 5 --device "${DEVICE:-gpu}" $course --jobs 1 --submission "$work/class" --results "$work/one" $labs >"$work/one.log" 2>&1
-e=$(now); echo "one at a time: $(rate "$s" "$e" "$students")"
+e=$(now); echo "one at a time: $(rate "$s" "$e" "$students"); CPU so far (user, sys of the runs): $(times | tail -1)"
 s=$(now); CLKIT_DEVICE_LOCK_LOG=$work/lock.log NO_COLOR=1 ./grade --seed 5 --device "${DEVICE:-gpu}" $course $jobs --submission "$work/class" --results "$work/side" $labs >"$work/side.log" 2>&1
-e=$(now); echo "side by side: $(rate "$s" "$e" "$students") ($(head -2 "$work/side.log" | tail -1 | cut -d';' -f1))"
+e=$(now); echo "side by side: $(rate "$s" "$e" "$students") ($(head -2 "$work/side.log" | tail -1 | cut -d';' -f1)); CPU so far: $(times | tail -1)"
 cmp -s "$work/one/scores.csv" "$work/side/scores.csv" && echo "scores.csv identical" || echo "scores.csv DIFFERS"
 python3 - "$work/one" "$work/side" <<'PY'
 import glob, json, os, sys

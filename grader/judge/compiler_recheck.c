@@ -1,6 +1,5 @@
 #include "judge/compiler_recheck.h"
 
-#include "judge/device_lock.h"
 #include "judge/verdict.h"
 
 #include <string.h>
@@ -63,10 +62,8 @@ void recheck_run(struct grading *g, const struct grade_lab_spec *lab, uint64_t s
     memcpy(unoptimised->cases, device->cases, device->count * sizeof device->cases[0]);
     memset(unoptimised->ran, 0, sizeof unoptimised->ran);
     unoptimised->count = device->count;
-    enum device_lock_mode held = device_lock_take(judge_config_stage_lock(&g->config), DEVICE_LOCK_SHARED);
     if (runlab_open(&r, NULL, g->config.timeout_s) == 0 && !r.setup && !r.refusal)
         for (size_t k = 0; k < count && r.session.child.pid > 0 && !r.session.broken; k++)
             run_again(&r, max_local, device, chosen[k], unoptimised);
     runlab_close(&r, NULL);
-    device_lock_restore(judge_config_stage_lock(&g->config), held);
 }

@@ -7,8 +7,9 @@
 /* What this process holds on the device. */
 enum device_lock_mode { DEVICE_LOCK_NONE, DEVICE_LOCK_SHARED, DEVICE_LOCK_ALONE };
 
-/* Holds the lock file at path (NULL or "": no lock, nothing done) in mode, waiting as long as it takes; returns
-   the mode held before, to give to device_lock_restore. A fork starts holding nothing of its parent's. */
+/* Holds the lock file at path (NULL or "": no lock, nothing done) in mode, or keeps a stronger hold, waiting as
+   long as it takes; returns the mode held before, to give to device_lock_restore. A fork starts holding nothing of
+   its parent's. */
 enum device_lock_mode device_lock_take(const char *path, enum device_lock_mode mode);
 
 /* Returns this process's hold on path to mode (what device_lock_take returned). */

@@ -1,6 +1,5 @@
 #include "judge/device_test.h"
 
-#include "judge/device_lock.h"
 #include "judge/reference_judge.h"
 #include "judge/speed_test.h"
 #include "judge/safetext.h"
@@ -69,14 +68,11 @@ int devicerun_lab(struct grading *g, const struct grade_lab_spec *lab, uint64_t 
     struct lab_run r = {.g = g, .lab = lab, .seed = seed, .mode = RUNLAB_GRADE};
     static struct oclgrind_command wrapper;
     int built = 0, simulated = g->config.simulated;
-    enum device_lock_mode held;
     /* --device oclgrind: every case on the reference judge, to tell a device's miscompilation from a bug. */
     if (simulated && sanitize_wrapper(g, lab, &wrapper) != 0) {
         result->setup_error = strdup("--device oclgrind: Oclgrind is not installed (sudo apt-get install oclgrind)");
         return 2;
     }
-    /* Other workers' cases run beside these; a timing (runperf_test) waits until they are done. */
-    held = device_lock_take(judge_config_stage_lock(&g->config), DEVICE_LOCK_SHARED);
     runlab_open(&r, simulated ? wrapper.argv : NULL, simulated ? 10 * g->config.timeout_s : g->config.timeout_s);
     char *device = safetext_clean(r.hello.device_name, sizeof result->device);
     if (r.hello.ok) {
@@ -100,6 +96,5 @@ int devicerun_lab(struct grading *g, const struct grade_lab_spec *lab, uint64_t 
             runperf_test(&r, why_not_timed(&r, log), log, result);
     }
     runlab_close(&r, NULL);
-    device_lock_restore(judge_config_stage_lock(&g->config), held);
     return result->setup_error ? 2 : built;
 }
