@@ -158,7 +158,9 @@ int runlab_open(struct lab_run *r, char *const wrapper[], int timeout_s)
 void runlab_close(struct lab_run *r, struct sandbox_outcome *outcome)
 {
     struct sandbox_outcome ignored;
+    double waited = device_lock_waited_s();
     enum device_lock_mode held = device_lock_take(r->session.device_lock, DEVICE_LOCK_SHARED); /* its context ends */
+    r->session.child.deadline += device_lock_waited_s() - waited; /* idle meanwhile: not the runner's time */
     if (r->session.child.pid > 0)
         session_end(&r->session, outcome ? outcome : &ignored);
     else if (outcome)
