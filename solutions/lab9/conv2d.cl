@@ -64,47 +64,50 @@ inline void load_halo_fixed(__global const float *in, __local float *tile, const
         }
 }
 
-/* R = 1 to 3: the filter in registers, each row of the work-item's patch read from the tile once and used by
-   every output of the strip that it touches, all loops unrolled. */
+/* R = 1 to 3: the filter in registers; the work-item walks down its patch a row at a time, each row read from the
+   tile once into registers and added, under each of the filter's 2R + 1 rows, to the 2R + 1 outputs that it
+   touches; the oldest of those outputs is then complete, written, and its accumulator reused. */
 inline void conv_fixed(__global const float *in, __constant float *filter, __global float *out,
                        __local float *tile, const int H, const int W, const int R)
 {
     const int side = TILE + 2 * R, taps = 2 * R + 1;
     const int lid = get_local_id(1) * (TILE / WPT) + get_local_id(0), cx = lid % COLS, cy = lid / COLS;
-    float f[49], sum[STRIP][CSTRIP];
+    const int x = get_group_id(0) * TILE + cx * CSTRIP, y0 = get_group_id(1) * TILE + cy * STRIP - 2 * R;
+    float f[49], acc[7][CSTRIP], v[CSTRIP + 6];
 #pragma unroll
     for (int i = 0; i < taps * taps; i++)
         f[i] = filter[i];
     load_halo_fixed(in, tile, H, W, R);
     barrier(CLK_LOCAL_MEM_FENCE); /* the tile is complete before anyone reads it */
 #pragma unroll
-    for (int o = 0; o < STRIP; o++)
+    for (int k = 0; k < taps; k++)
 #pragma unroll
         for (int c = 0; c < CSTRIP; c++)
-            sum[o][c] = 0.0f;
-    __local const float *patch = tile + cy * STRIP * side + cx * CSTRIP;
+            acc[k][c] = 0.0f;
+    __local const float *row = tile + cy * STRIP * side + cx * CSTRIP;
+    /* acc[k] holds the output 2R - k rows above the tile row r: row r is its filter row 2R - k */
+    for (int r = 0; r < STRIP + 2 * R; r++, row += side) {
 #pragma unroll
-    for (int r = 0; r < STRIP + 2 * R; r++) {
-        float v[CSTRIP + 6];
+        for (int i = 0; i < CSTRIP + 2 * R; i++)
+            v[i] = row[i];
 #pragma unroll
-        for (int k = 0; k < CSTRIP + 2 * R; k++)
-            v[k] = patch[r * side + k];
+        for (int k = 0; k < taps; k++)
 #pragma unroll
-        for (int o = 0; o < STRIP; o++)
-            if (r - o >= 0 && r - o < taps)
+            for (int c = 0; c < CSTRIP; c++)
 #pragma unroll
-                for (int c = 0; c < CSTRIP; c++)
+                for (int fx = 0; fx < taps; fx++)
+                    acc[k][c] += v[c + fx] * f[(2 * R - k) * taps + fx];
+        const int y = y0 + r; /* acc[0]'s output, complete after its last filter row */
 #pragma unroll
-                    for (int fx = 0; fx < taps; fx++)
-                        sum[o][c] += v[c + fx] * f[(r - o) * taps + fx];
+        for (int c = 0; c < CSTRIP; c++) {
+            if (r >= 2 * R && y < H && x + c < W)
+                out[y * W + x + c] = acc[0][c];
+#pragma unroll
+            for (int k = 0; k < taps - 1; k++)
+                acc[k][c] = acc[k + 1][c];
+            acc[taps - 1][c] = 0.0f;
+        }
     }
-    const int x = get_group_id(0) * TILE + cx * CSTRIP, y = get_group_id(1) * TILE + cy * STRIP;
-#pragma unroll
-    for (int o = 0; o < STRIP; o++)
-#pragma unroll
-        for (int c = 0; c < CSTRIP; c++)
-            if (y + o < H && x + c < W)
-                out[(y + o) * W + x + c] = sum[o][c];
 }
 
 /* Any other radius: the halo tile element by element, then the taps of each output by loops. */
