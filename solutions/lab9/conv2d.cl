@@ -17,17 +17,18 @@
 #endif
 #define COLS (ITEMS / ROWS)
 #define STRIP (TILE / ROWS)
-#if COLS * ROWS != ITEMS || COLS > TILE || TILE % COLS || ROWS * STRIP != TILE
+#if COLS * ROWS != ITEMS || COLS > TILE || TILE % COLS || ROWS * STRIP != TILE || COLS % (TILE / WPT)
 #error "TILE and WPT must give TILE / WPT^2 rows of work-items"
 #endif
 #define CSTRIP (TILE / COLS) /* outputs a work-item computes across (1 unless ROWS is overridden) */
+#define WG_SIDE (TILE / WPT)  /* work-items a side: (lid % COLS, lid / COLS) below, affine in get_local_id(0) */
 
 /* The halo tile for a radius the compiler knows (R = 1 to 3): its middle TILE columns by aligned float4 loads when
    rows start on a multiple of 4 (W % 4 == 0), its 2R edge columns one by one; every load of the work-item issued
    before the first store, so that a work-group has many loads in flight (the trip counts are constants). */
 inline void load_halo_fixed(__global const float *in, __local float *tile, const int H, const int W, const int R)
 {
-    const int lid = get_local_id(1) * (TILE / WPT) + get_local_id(0), side = TILE + 2 * R;
+    const int lid = get_local_id(1) * WG_SIDE + get_local_id(0), side = TILE + 2 * R;
     const int gx = get_group_id(0) * TILE, y0 = get_group_id(1) * TILE - R;
     const int wide = W % 4 == 0, per_row = wide ? TILE / 4 : TILE, middle = side * per_row;
     float4 mid[((TILE + 6) * TILE / 4 + ITEMS - 1) / ITEMS];
@@ -71,7 +72,8 @@ inline void conv_fixed(__global const float *in, __constant float *filter, __glo
                        __local float *tile, const int H, const int W, const int R)
 {
     const int side = TILE + 2 * R, taps = 2 * R + 1;
-    const int lid = get_local_id(1) * (TILE / WPT) + get_local_id(0), cx = lid % COLS, cy = lid / COLS;
+    const int cx = get_local_id(1) % (COLS / WG_SIDE) * WG_SIDE + get_local_id(0);
+    const int cy = get_local_id(1) / (COLS / WG_SIDE);
     const int x = get_group_id(0) * TILE + cx * CSTRIP, y0 = get_group_id(1) * TILE + cy * STRIP - 2 * R;
     float f[49], acc[7][CSTRIP], v[CSTRIP + 6];
 #pragma unroll
@@ -115,7 +117,9 @@ inline void conv_any(__global const float *in, __constant float *filter, __globa
                      __local float *tile, const int H, const int W, const int R)
 {
     const int side = TILE + 2 * R, taps = 2 * R + 1;
-    const int lid = get_local_id(1) * (TILE / WPT) + get_local_id(0), cx = lid % COLS, cy = lid / COLS;
+    const int cx = get_local_id(1) % (COLS / WG_SIDE) * WG_SIDE + get_local_id(0);
+    const int cy = get_local_id(1) / (COLS / WG_SIDE);
+    const int lid = get_local_id(1) * WG_SIDE + get_local_id(0);
     const int x0 = get_group_id(0) * TILE - R, y0 = get_group_id(1) * TILE - R;
     for (int i = lid; i < side * side; i += ITEMS) {
         const int ly = i / side, x = x0 + i - ly * side, y = y0 + ly;
