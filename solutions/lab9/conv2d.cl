@@ -71,6 +71,9 @@ inline void load_halo_fixed(__global const float *in, __local float *tile, const
 inline void conv_fixed(__global const float *in, __constant float *filter, __global float *out,
                        __local float *tile, const int H, const int W, const int R)
 {
+    load_halo_fixed(in, tile, H, W, R);
+    barrier(CLK_LOCAL_MEM_FENCE); /* the tile is complete before anyone reads it */
+    /* Everything else after the barrier: a CPU device keeps what lives across it in memory, per work-item. */
     const int side = TILE + 2 * R, taps = 2 * R + 1;
     const int cx = get_local_id(1) % (COLS / WG_SIDE) * WG_SIDE + get_local_id(0);
     const int cy = get_local_id(1) / (COLS / WG_SIDE);
@@ -79,8 +82,6 @@ inline void conv_fixed(__global const float *in, __constant float *filter, __glo
 #pragma unroll
     for (int i = 0; i < taps * taps; i++)
         f[i] = filter[i];
-    load_halo_fixed(in, tile, H, W, R);
-    barrier(CLK_LOCAL_MEM_FENCE); /* the tile is complete before anyone reads it */
 #pragma unroll
     for (int k = 0; k < taps; k++)
 #pragma unroll
