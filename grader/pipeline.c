@@ -1,13 +1,13 @@
 #include "pipeline.h"
 
-#include "judge/devicerun.h"
-#include "judge/hostprog.h"
-#include "judge/predict.h"
-#include "judge/recheck.h"
+#include "judge/device_test.h"
+#include "judge/host_test.h"
+#include "judge/prediction_test.h"
+#include "judge/compiler_recheck.h"
 #include "labs/registry.h"
-#include "judge/runlab.h"
-#include "judge/sanitize.h"
-#include "judge/technique.h"
+#include "judge/lab_run.h"
+#include "judge/reference_judge.h"
+#include "judge/technique_test.h"
 #include "judge/verdict.h"
 #include "report/export.h"
 #include "sandbox/layers.h"
@@ -226,10 +226,12 @@ int pipeline_run(struct grading *g, struct grade_lab_result *results)
     fputc('\n', g->style.out);
     for (int i = 0; i < g->config.lab_count; i++) {
         const struct grade_lab_spec *lab = registry_find(g->config.labs[i]);
-        if (clk_now_s() - g->started > g->config.budget_s) {
+        if (g->config.budget_s > 0 && clk_now_s() - g->started > g->config.budget_s) {
+            char why[160];
+            snprintf(why, sizeof why, "not graded: the grader's time budget (--budget %d s) ran out before this lab "
+                     "(a busy machine or slow earlier labs); your instructor can grade it again", g->config.budget_s);
             snprintf(results[i].lab, sizeof results[i].lab, "%s", lab->name);
-            complete_lab(g, lab, "not graded: the time budget for this submission (--budget) ran out", 0,
-                         &results[i]);
+            complete_lab(g, lab, why, 0, &results[i]);
         } else {
             double started = clk_now_s();
             results[i].marked = started;

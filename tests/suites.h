@@ -75,6 +75,10 @@ int run_in_kit(const char *command, int timeout_s, char **output);
    ask for it, side by side or in turn: the first grades, the others wait and get the same status and output. */
 int grade_once(const char *arguments, int timeout_s, char **output);
 
+/* Grades like grade_once, even when a result is kept, and keeps this one for grade_once: for a test whose grading must
+   happen under its own conditions (the load test) and whose result other tests may share. */
+int grade_and_share(const char *arguments, int timeout_s, char **output);
+
 /* Grades tests/fixtures/FIXTURE's LAB with --quick --timeout 60 and OPTIONS through grade_once, so that the tests
    that assert on one fixture share its grading; json gets the path of its Gradescope results. */
 int grade_fixture(const char *fixture, const char *lab, const char *options, char **output, char *json, size_t size);

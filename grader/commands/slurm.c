@@ -1,6 +1,6 @@
-#include "cli/slurm.h"
+#include "commands/slurm.h"
 
-#include "cli/batch.h"
+#include "commands/batch.h"
 #include "report/outfile.h"
 
 #include <dirent.h>
@@ -19,6 +19,15 @@
 #define JOB_VARIABLE "CLKIT_JOB" /* set by grade.sbatch: the job its tasks belong to */
 #define JOB_SIZE 17               /* a job stamp: 16 hex digits and a NUL */
 #define GRACE_MINUTES 2
+/* A task's budget without --budget: Slurm's --time stops a task on the wall clock, so a task keeps a budget that
+   leaves it time to write the labs it graded. */
+#define SLURM_DEFAULT_BUDGET_S 540
+
+/* The budget each task grades within. */
+static int slurm_budget_s(const struct cli *cli)
+{
+    return cli->budget_s > 0 ? cli->budget_s : SLURM_DEFAULT_BUDGET_S;
+}
 
 /* Writes text to out in single quotes, for the shell. */
 static void shell_quote(FILE *out, const char *text)
@@ -129,14 +138,14 @@ static int write_script(const struct grading *g, const struct cli *cli, int dirf
     if (cli->slurm_gpus > 0)
         fprintf(out, "#SBATCH --gres=gpu:%d\n", cli->slurm_gpus);
     fprintf(out, "#SBATCH --cpus-per-task=%d\n#SBATCH --time=%d\n#SBATCH --output=%s/logs/task-%%a.log\n",
-            cli->slurm_cpus, (cli->budget_s + 59) / 60 + GRACE_MINUTES, dir);
+            cli->slurm_cpus, (slurm_budget_s(cli) + 59) / 60 + GRACE_MINUTES, dir);
     /* The job's stamp: a task of this script grades only the class this run wrote, and stamps its results. */
     fprintf(out, "export " JOB_VARIABLE "=%s\n", job);
     fputs("exec ", out);
     shell_quote(out, grade);
     fputs(" --task ", out);
     shell_quote(out, dir);
-    fprintf(out, " --seed %llu --budget %d --timeout %d --device ", (unsigned long long)g->seed, cli->budget_s,
+    fprintf(out, " --seed %llu --budget %d --timeout %d --device ", (unsigned long long)g->seed, slurm_budget_s(cli),
             cli->timeout_s);
     shell_quote(out, cli->device ? cli->device : cli->slurm_gpus > 0 ? "gpu" : "cpu");
     fprintf(out, "%s", cli->quick ? " --quick" : "");

@@ -1,4 +1,4 @@
-#include "cli/batch.h"
+#include "commands/batch.h"
 #include "pipeline.h"
 
 #include "labs/spec.h"
@@ -7,7 +7,7 @@
 #include "report/contest.h"
 #include "report/html.h"
 #include "report/outfile.h"
-#include "judge/predict.h"
+#include "judge/prediction_test.h"
 #include "judge/safetext.h"
 #include "sandbox/sandbox.h"
 #include "device.h"
@@ -26,6 +26,15 @@
 #include <unistd.h>
 
 #define GRACE_S 60
+/* Without --budget a student's grading has no time limit of its own (a busy machine only makes it slower); this
+   guard stops a judge that hangs from holding the class up for ever. */
+#define UNBUDGETED_S 3600
+
+/* When the student graded from now on must have ended. */
+static double student_deadline(const struct grading *g)
+{
+    return clk_now_s() + (g->config.budget_s > 0 ? g->config.budget_s + GRACE_S : UNBUDGETED_S);
+}
 
 static int is_dir(const char *path)
 {
@@ -495,7 +504,7 @@ static void reap_one(struct grading *g, struct worker *workers, int jobs, const 
 
 const char *batch_grade_student(struct grading *g, const struct student *s, const char *dir)
 {
-    struct worker one = {.student = 0, .deadline = clk_now_s() + g->config.budget_s + GRACE_S};
+    struct worker one = {.student = 0, .deadline = student_deadline(g)};
     if (s->refused)
         return s->refused;
     if ((one.pid = start_student(g, s, 0, "", 0, dir)) < 0)
@@ -554,7 +563,7 @@ static int grade_all(struct grading *g, const struct cli *cli, struct student *s
                 continue;
             }
             workers[w] = (struct worker){.pid = start_student(g, &students[next], w, devices[w], own_scratch, dir),
-                                         .student = next, .deadline = clk_now_s() + g->config.budget_s + GRACE_S};
+                                         .student = next, .deadline = student_deadline(g)};
             if (workers[w].pid < 0)
                 outcomes[next] = "grading could not start (fork failed)";
             running += workers[w].pid > 0;
