@@ -84,6 +84,19 @@ static int matmul_prepare_mapped(const struct grade_case *c, uint64_t seed, stru
     return 0;
 }
 
+/* The warp-tiled matmul of kernels/: 1-D work-groups of 256 work-items, each over a 128 x 128 block of C. */
+static int matmul_warptile_prepare(const struct grade_case *c, uint64_t seed, struct grade_launch *launch)
+{
+    size_t M = c->dims[0], N = c->dims[1];
+    if (matmul_prepare_mapped(c, seed, launch, 0) != 0)
+        return -1;
+    launch->local[0] = 256;
+    launch->local[1] = 1;
+    launch->global[0] = (N + 127) / 128 * 256;
+    launch->global[1] = (M + 127) / 128;
+    return 0;
+}
+
 static void matmul_describe(const struct grade_case *c, char *text, size_t size)
 {
     char what[64];
@@ -116,6 +129,17 @@ static void matmul_spot(const struct grade_case *c, uint64_t seed, size_t index,
 
 const struct grade_family grade_family_matmul = {
     .prepare = matmul_prepare,
+    .describe = matmul_describe,
+    .problem = CLK_PROBLEM_MATMUL,
+    .dim_count = 3,
+    .work = matmul_flops,
+    .work_is_flops = 1,
+    .probe_file = "probe_matmul.cl",
+    .result_length = matmul_length,
+    .spot = matmul_spot,
+};
+const struct grade_family grade_family_matmul_warptile = {
+    .prepare = matmul_warptile_prepare,
     .describe = matmul_describe,
     .problem = CLK_PROBLEM_MATMUL,
     .dim_count = 3,
