@@ -1,15 +1,17 @@
-/* Going further than lab 8 (timed beside it, not graded): C = A B with a BM x BN block per work-group of NT
-   work-items, tiled once more per warp. Each warp owns a WM x WN sub-block; each work-item keeps WMITER x WNITER
-   sub-blocks of TM x TN outputs in registers, the sub-blocks WSUBM rows and WSUBN columns apart, so that the 32
-   work-items of a warp read consecutive float4s of local memory (a broadcast within a row, no bank conflict).
-   A's strip is stored transposed ([k][row]) so that both strips are read as float4 along a row. Strips are double
-   buffered: the next one is fetched into registers while this one is multiplied, one barrier per strip.
-   Any M, N, K: blocks past the edges are read as zeros (scalar loads), written element by element. */
+/* Going further than lab 8 (timed beside it, not graded): C = A B, a BM x BN block (128 x 256) per work-group of
+   NT = 256 work-items, tiled once more per warp. Each of the 8 warps owns a WM x WN (64 x 64) sub-block; each
+   work-item keeps WMITER x WNITER (2 x 4) sub-blocks of TM x TN (4 x 4) outputs in registers, 8 x 16 in all, the
+   sub-blocks WSUBM rows and WSUBN columns apart. The 32 work-items of a warp, 8 rows of 4, then read 8 and 4
+   consecutive float4s of the strips: broadcasts within a row or column, no bank conflict, 6 float4 reads from local
+   memory for 128 multiply-adds. A's strip is stored transposed ([k][row]) so that both strips are read along a
+   row. Strips are BK = 8 deep and double buffered: the next one is fetched into registers while this one is
+   multiplied, one barrier a strip. Any M, N, K: blocks past the edges, or rows not float4-aligned, take scalar
+   loads that read zeros outside the matrices and element-by-element stores. Parameters may be set with -D. */
 #ifndef BM
 #define BM 128
 #endif
 #ifndef BN
-#define BN 128
+#define BN 256
 #endif
 #ifndef BK
 #define BK 8
@@ -18,7 +20,7 @@
 #define WM 64
 #endif
 #ifndef WN
-#define WN 32
+#define WN 64
 #endif
 #ifndef TM
 #define TM 4
@@ -27,7 +29,7 @@
 #define TN 4
 #endif
 #ifndef WNITER
-#define WNITER 2
+#define WNITER 4
 #endif
 #define NT ((BM / WM) * (BN / WN) * 32)
 #define WMITER ((WM * WN) / (32 * TM * TN * WNITER))
@@ -43,33 +45,34 @@
 #error "inconsistent matmul_warptile parameters"
 #endif
 
-/* Element (row, col) of a rows x cols matrix, zero outside it. */
-static float at(const __global float *m, int rows, int cols, int row, int col)
+/* Four floats from p, each zero where its flag (bit q for p[q]) is clear. */
+static float4 masked4(const __global float *p, int flags)
 {
-    return row < rows && col < cols ? m[(size_t)row * cols + col] : 0.0f;
+    return (float4)(flags & 1 ? p[0] : 0.0f, flags & 2 ? p[1] : 0.0f, flags & 4 ? p[2] : 0.0f, flags & 8 ? p[3] : 0.0f);
 }
 
-/* This work-item's float4s of the strips at k0: A's rows brow.., B's columns bcol..; whole float4 loads where the
-   strips lie inside the matrices and rows are float4-aligned (the flags are the same for the whole work-group). */
-static void fetch(const __global float *A, const __global float *B, int M, int N, int K, int brow, int bcol, int k0,
-                  int tid, float4 *pa, float4 *pb)
+/* Bits 0 to 3: which of the four elements from (row, col) along a row lie inside a rows x cols matrix. */
+static int inside4(int rows, int cols, int row, int col)
 {
-    const int aligned = K % 4 == 0 && N % 4 == 0 && k0 + BK <= K;
+    return row < rows ? (col < cols) | (col + 1 < cols) << 1 | (col + 2 < cols) << 2 | (col + 3 < cols) << 3 : 0;
+}
+
+/* This work-item's float4s of the strips at k0: A's rows brow.., B's columns bcol..; with edges, element by element
+   and zero outside the matrices (from the same addresses, so that the edge code costs few registers). */
+static void fetch(const __global float *A, const __global float *B, int M, int N, int K, int brow, int bcol, int k0,
+                  int tid, int edges, float4 *pa, float4 *pb)
+{
 #pragma unroll
     for (int l = 0; l < A_LOADS; l++) {
         int e = tid + l * NT, r = brow + e / (BK / 4), k = k0 + e % (BK / 4) * 4;
-        if (aligned && brow + BM <= M)
-            pa[l] = *(const __global float4 *)(A + (size_t)r * K + k);
-        else
-            pa[l] = (float4)(at(A, M, K, r, k), at(A, M, K, r, k + 1), at(A, M, K, r, k + 2), at(A, M, K, r, k + 3));
+        const __global float *p = A + (size_t)r * K + k;
+        pa[l] = edges ? masked4(p, inside4(M, K, r, k)) : *(const __global float4 *)p;
     }
 #pragma unroll
     for (int l = 0; l < B_LOADS; l++) {
         int e = tid + l * NT, k = k0 + e / (BN / 4), c = bcol + e % (BN / 4) * 4;
-        if (aligned && bcol + BN <= N)
-            pb[l] = *(const __global float4 *)(B + (size_t)k * N + c);
-        else
-            pb[l] = (float4)(at(B, K, N, k, c), at(B, K, N, k, c + 1), at(B, K, N, k, c + 2), at(B, K, N, k, c + 3));
+        const __global float *p = B + (size_t)k * N + c;
+        pb[l] = edges ? masked4(p, inside4(K, N, k, c)) : *(const __global float4 *)p;
     }
 }
 
@@ -136,37 +139,48 @@ static void write_c(__global float *C, int M, int N, int row0, int col0, int ins
         }
 }
 
+/* acc = the work-item's outputs of the block at (brow, bcol): strips of A and B double buffered in as and bs, the
+   next fetched into registers while this one is multiplied, one barrier a strip. row, col: the work-item's first
+   row and column in the block. edges: some of the block lies outside the matrices or is not float4-aligned. */
+static void product(const __global float *A, const __global float *B, int M, int N, int K, int brow, int bcol,
+                    int row, int col, __local float *as, __local float *bs, int edges, float acc[RM][RN])
+{
+    const int tid = get_local_id(0);
+    float4 pa[A_LOADS], pb[B_LOADS];
+    fetch(A, B, M, N, K, brow, bcol, 0, tid, edges, pa, pb);
+    stage(as, bs, tid, pa, pb);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int k0 = 0, buf = 0; k0 < K; k0 += BK, buf ^= 1) {
+        const int more = k0 + BK < K;
+        if (more)
+            fetch(A, B, M, N, K, brow, bcol, k0 + BK, tid, edges, pa, pb); /* in flight during the multiply */
+        multiply(as + buf * BK * AS + row, bs + buf * BK * BN + col, acc);
+        if (more)
+            stage(as + (buf ^ 1) * BK * AS, bs + (buf ^ 1) * BK * BN, tid, pa, pb);
+        /* The buffer written above was last read before the previous barrier. */
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}
+
 __kernel __attribute__((reqd_work_group_size(NT, 1, 1)))
 void matmul_warptile(__global const float *A, __global const float *B, __global float *C, const int M, const int N,
                      const int K)
 {
     __local float4 a_strips[2 * BK * AS / 4], b_strips[2 * BK * BN / 4]; /* float4: aligned for float4 reads */
     __local float *as = (__local float *)a_strips, *bs = (__local float *)b_strips;
-    const int tid = get_local_id(0), warp = tid / 32, lane = tid % 32;
+    const int warp = get_local_id(0) / 32, lane = get_local_id(0) % 32;
     const int brow = get_group_id(1) * BM, bcol = get_group_id(0) * BN;
     /* The work-item's first row and column within the block: its warp's sub-block, then its place in the warp. */
     const int row = warp / (BN / WN) * WM + lane / (WSUBN / TN) * TM;
     const int col = warp % (BN / WN) * WN + lane % (WSUBN / TN) * TN;
+    /* The same for the whole work-group, so the barriers within are reached by all or none. */
+    const int inside = K % BK == 0 && N % 4 == 0 && brow + BM <= M && bcol + BN <= N;
     float acc[RM][RN];
-    float4 pa[A_LOADS], pb[B_LOADS];
 #pragma unroll
     for (int i = 0; i < RM; i++)
 #pragma unroll
         for (int j = 0; j < RN; j++)
             acc[i][j] = 0.0f;
-
-    fetch(A, B, M, N, K, brow, bcol, 0, tid, pa, pb);
-    stage(as, bs, tid, pa, pb);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int k0 = 0, buf = 0; k0 < K; k0 += BK, buf ^= 1) {
-        const int more = k0 + BK < K;
-        if (more)
-            fetch(A, B, M, N, K, brow, bcol, k0 + BK, tid, pa, pb); /* in flight while this strip is multiplied */
-        multiply(as + buf * BK * AS + row, bs + buf * BK * BN + col, acc);
-        if (more)
-            stage(as + (buf ^ 1) * BK * AS, bs + (buf ^ 1) * BK * BN, tid, pa, pb);
-        /* One barrier a strip: the buffer written above was last read before the previous barrier. */
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    write_c(C, M, N, brow + row, bcol + col, N % 4 == 0 && brow + BM <= M && bcol + BN <= N, acc);
+    product(A, B, M, N, K, brow, bcol, row, col, as, bs, !inside, acc);
+    write_c(C, M, N, brow + row, bcol + col, inside, acc);
 }

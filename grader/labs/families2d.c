@@ -84,7 +84,8 @@ static int matmul_prepare_mapped(const struct grade_case *c, uint64_t seed, stru
     return 0;
 }
 
-/* The warp-tiled matmul of kernels/: 1-D work-groups of 256 work-items, each over a 128 x 128 block of C. */
+/* The warp-tiled matmul of kernels/: 1-D work-groups of 256 work-items, each over a 128 x 256 block of C (128 rows,
+   256 columns). */
 static int matmul_warptile_prepare(const struct grade_case *c, uint64_t seed, struct grade_launch *launch)
 {
     size_t M = c->dims[0], N = c->dims[1];
@@ -92,7 +93,7 @@ static int matmul_warptile_prepare(const struct grade_case *c, uint64_t seed, st
         return -1;
     launch->local[0] = 256;
     launch->local[1] = 1;
-    launch->global[0] = (N + 127) / 128 * 256;
+    launch->global[0] = (N + 255) / 256 * 256;
     launch->global[1] = (M + 127) / 128;
     return 0;
 }
