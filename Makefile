@@ -43,7 +43,7 @@ GRADER      := build/grader/grade
 # The runner: the only grader process that runs submitted code (see README, Security).
 RUNNER      := build/grader/clkit-runner
 # It is built from its own folders, the wire and the lab catalogue only: it cannot link judging code.
-RUNNER_OBJ  := $(patsubst %.c,build/%.o,$(wildcard grader/runner/*.c grader/wire/*.c grader/labs/*.c))
+RUNNER_OBJ  := $(patsubst %.c,build/%.o,$(wildcard grader/runner/*.c grader/wire/*.c grader/labs/*.c grader/labs/*/*.c))
 # How the grader builds a submitted host program: the compiler, its flags, "--", the libraries (one per line).
 HOST_FLAGS  := build/host-flags
 # The OpenCL calls the grader's host programs (a submission's, the solutions') make through common/ledger.c, which

@@ -36,7 +36,7 @@ int clk_problem_make(enum clk_problem_kind kind, const size_t *dims, uint64_t se
 void clk_problem_free(struct clk_problem *p);
 
 /* The reference alone, handed over in *expected and *bound for the caller to free, the inputs freed; returns its
-   length, or 0 when memory runs out. (The host-program probe's reference is the judge's alone: judge/probe.h.) */
+   length, or 0 when memory runs out. (The host-program probe's reference is the judge's alone: judge/host_probe.h.) */
 size_t clk_problem_reference(enum clk_problem_kind kind, const size_t *dims, uint64_t seed, double **expected,
                              double **bound);
 

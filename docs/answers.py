@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Each lab's answers file, labs/labN/answers.md: the lab's questions as HANDOUT.md words them, each with a
-predict: line (labelled with the figure the grader measures for it, from grader/judge/predict.c's table) and an
+predict: line (labelled with the figure the grader measures for it, from grader/judge/prediction_test.c's table) and an
 answer: line for the student. Without --write, checks that the committed files are what it would write (make check
 runs that), so that the files stay in step with the handout and the grader; --write rewrites them (make docs)."""
 import os
@@ -22,10 +22,10 @@ HANDOUT.md.
 
 def figures():
     """{(lab, question): label} from the grader's table of measured figures."""
-    text = open(os.path.join(KIT, "grader/judge/predict.c")).read()
+    text = open(os.path.join(KIT, "grader/judge/prediction_test.c")).read()
     rows = re.findall(r'\{\.lab = "(lab\d+)", \.number = (\d+),[^}]*?\.what = "([^"]*)"\}', text, re.S)
     if not rows:
-        sys.exit("answers.py: no figures found in grader/judge/predict.c")
+        sys.exit("answers.py: no figures found in grader/judge/prediction_test.c")
     return {(lab, int(q)): what for lab, q, what in rows}
 
 
@@ -59,7 +59,7 @@ def main():
     found = questions(handout)
     for lab, number in labels:
         if int(lab[3:]) not in found or number not in [q for q, _ in found[int(lab[3:])]]:
-            stale.append("grader/judge/predict.c measures %s question %d, which HANDOUT.md does not ask" % (lab, number))
+            stale.append("grader/judge/prediction_test.c measures %s question %d, which HANDOUT.md does not ask" % (lab, number))
     for n, items in sorted(found.items()):
         path = os.path.join(KIT, "labs", "lab%d" % n, "answers.md")
         text = render(n, items, labels)

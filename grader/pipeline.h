@@ -3,7 +3,7 @@
 #ifndef CLKIT_GRADER_PIPELINE_H
 #define CLKIT_GRADER_PIPELINE_H
 
-#include "judge/grading.h"
+#include "judge/job.h"
 #include "report/writers.h"
 
 /* Where a grading's result files go (each NULL for none), and the kit's version that each records. */

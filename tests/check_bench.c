@@ -1,6 +1,6 @@
 #include "suites.h"
 
-#include "perf/bench.h"
+#include "commands/bench.h"
 
 #include <stdlib.h>
 #include <string.h>

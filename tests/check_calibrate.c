@@ -1,7 +1,7 @@
 #include "suites.h"
 
 #include "labs/registry.h"
-#include "perf/calibrate.h"
+#include "commands/calibrate.h"
 
 #include <math.h>
 #include <string.h>

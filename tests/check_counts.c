@@ -1,6 +1,6 @@
 #include "suites.h"
 
-#include "judge/counts.h"
+#include "judge/oclgrind_counts.h"
 
 #include <stdio.h>
 

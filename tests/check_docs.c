@@ -162,7 +162,7 @@ START_TEST(answers_files_follow_the_handout)
     free(output);
     status = run_in_kit("rm -rf build/check-answers && mkdir -p build/check-answers/docs build/check-answers/grader/judge && "
                         "cp -r labs build/check-answers/ && cp docs/answers.py build/check-answers/docs/ && "
-                        "cp grader/judge/predict.c build/check-answers/grader/judge/ && "
+                        "cp grader/judge/prediction_test.c build/check-answers/grader/judge/ && "
                         "sed 's/How many partial sums does the kernel write/How many partials/' HANDOUT.md "
                         "> build/check-answers/HANDOUT.md && "
                         "/usr/bin/python3 build/check-answers/docs/answers.py 2>&1; echo \"exit $?\"", 30, &output);

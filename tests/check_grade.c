@@ -1,6 +1,6 @@
 #include "suites.h"
 
-#include "judge/grading.h"
+#include "judge/job.h"
 #include "labs/registry.h"
 #include "judge/verdict.h"
 #include "context.h"

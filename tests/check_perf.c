@@ -1,6 +1,6 @@
 #include "suites.h"
 
-#include "judge/busy.h"
+#include "judge/device_busy.h"
 #include "runner/measure.h"
 #include "wire/speed.h"
 #include "program.h"

@@ -1,7 +1,7 @@
-/* grader/judge/predict.c: an answers file read back, each prediction beside the figure the grader measured. */
+/* grader/judge/prediction_test.c: an answers file read back, each prediction beside the figure the grader measured. */
 #include "suites.h"
 
-#include "judge/predict.h"
+#include "judge/prediction_test.h"
 #include "labs/registry.h"
 
 #include <stdio.h>

@@ -3,7 +3,7 @@
 #include "data.h"
 #include "histogram.h"
 #include "scan.h"
-#include "judge/probe.h"
+#include "judge/host_probe.h"
 #include "problem.h"
 
 #include <stdlib.h>

@@ -18,7 +18,7 @@ START_TEST(holds_the_stubs_and_the_grader)
 {
     char *output;
     int status = run_in_kit("cd build/check-release && test -f labs/lab4/reduce.cl && test -f common/device.c && "
-                            "test -f kernels/matmul_naive.cl && test -f grader/judge/runlab.c && test -d grader/profiles && "
+                            "test -f kernels/matmul_naive.cl && test -f grader/judge/lab_run.c && test -d grader/profiles && "
                             "test -f HANDOUT.md && test -f README.md && test -x grade && "
                             /* each lab's answers file, for the predictions ./grade sets beside its figures */
                             "for n in 1 2 3 4 5 6 7 8 9 10; do grep -q '^predict' labs/lab$n/answers.md || exit 1; done && "

@@ -1,6 +1,6 @@
 #include "suites.h"
 
-#include "judge/rules.h"
+#include "judge/source_rules.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 #include "suites.h"
 
-#include "judge/sanitize.h"
+#include "judge/reference_judge.h"
 
 #include <stdio.h>
 #include <stdlib.h>

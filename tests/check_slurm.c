@@ -1,4 +1,4 @@
-/* grader/cli/slurm.c: the job array --slurm writes, its tasks run directly with SLURM_ARRAY_TASK_ID set (no Slurm
+/* grader/commands/slurm.c: the job array --slurm writes, its tasks run directly with SLURM_ARRAY_TASK_ID set (no Slurm
    here), and --merge, against the same class graded by one batch. */
 #include "suites.h"
 

@@ -1,8 +1,8 @@
 #include "suites.h"
 
 #include "labs/registry.h"
-#include "judge/sanitize.h"
-#include "judge/technique.h"
+#include "judge/reference_judge.h"
+#include "judge/technique_test.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* The command trace (judge/trace.h) on ledgers written here: the seal, and schedules right and wrong. */
 #include "suites.h"
 
-#include "judge/trace.h"
+#include "judge/command_trace.h"
 #include "ledgertag.h"
 
 #include <stdio.h>

@@ -2,7 +2,7 @@
 
 #include "files.h"
 #include "judge/mismatch.h"
-#include "judge/rules.h"
+#include "judge/source_rules.h"
 #include "labs/technique.h"
 #include "text.h"
 

@@ -1,15 +1,15 @@
 /* The correctness verdicts: the device's cases and the reference judge's, merged into the exact, real and
    memory-safety tests. A case is right only when right on the device and under the reference judge; where the
    device alone is wrong, it is right only if the device computes it right with the kernel built without
-   optimisation (its compiler shown at fault: recheck.h). */
+   optimisation (its compiler shown at fault: compiler_recheck.h). */
 #ifndef CLKIT_GRADER_VERDICT_H
 #define CLKIT_GRADER_VERDICT_H
 
-#include "judge/grading.h"
+#include "judge/job.h"
 #include "labs/spec.h"
 #include "judge/result.h"
-#include "judge/runlab.h"
-#include "judge/sanitize.h"
+#include "judge/lab_run.h"
+#include "judge/reference_judge.h"
 
 #include <stdint.h>
 

@@ -13,7 +13,7 @@ static const struct grade_case shapes[] = {
 };
 static const struct grade_shape_set shape_set = {.shapes = shapes, .count = GRADE_COUNT(shapes)};
 
-/* The schedule: judged from the host program's sealed ledger (judge/trace.h) by the host test, not from Oclgrind's
+/* The schedule: judged from the host program's sealed ledger (judge/command_trace.h) by the host test, not from Oclgrind's
    counts of a case. */
 static const struct grade_technique technique = {
     .name = "overlap schedule",

@@ -2,7 +2,7 @@
 
 #include "files.h"
 #include "judge/mismatch.h"
-#include "perf/calibrate.h"
+#include "commands/calibrate.h"
 #include "report/outfile.h"
 #include "judge/safetext.h"
 

@@ -1,7 +1,7 @@
-#include "judge/grading.h"
+#include "judge/job.h"
 
 #include "files.h"
-#include "judge/busy.h"
+#include "judge/device_busy.h"
 #include "sandbox/scratch.h"
 #include "timing.h"
 

@@ -3,7 +3,7 @@
 #define CLKIT_GRADER_SLURM_H
 
 #include "cli/cli.h"
-#include "judge/grading.h"
+#include "judge/job.h"
 
 /* --slurm DIR: lists the class of --submission into DIR/class.txt (its seed, a new job stamp, the count of students
    and the labs on its first line; fields escaped) and writes DIR/grade.sbatch, a job array of one task per student,

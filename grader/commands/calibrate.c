@@ -1,9 +1,9 @@
-#include "perf/calibrate.h"
+#include "commands/calibrate.h"
 
 #include "labs/spec.h"
 #include "labs/registry.h"
-#include "judge/runlab.h"
-#include "judge/runperf.h"
+#include "judge/lab_run.h"
+#include "judge/speed_test.h"
 #include "files.h"
 #include "text.h"
 #include "timing.h"

@@ -1,6 +1,6 @@
-#include "cli/slurm.h"
+#include "commands/slurm.h"
 
-#include "cli/batch.h"
+#include "commands/batch.h"
 #include "report/outfile.h"
 
 #include <dirent.h>

@@ -1,4 +1,4 @@
-#include "judge/probe.h"
+#include "judge/host_probe.h"
 
 #include "files.h"
 #include "reference.h"

@@ -1,4 +1,4 @@
-#include "judge/busy.h"
+#include "judge/device_busy.h"
 
 #include <ctype.h>
 #include <dirent.h>

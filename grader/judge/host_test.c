@@ -1,12 +1,12 @@
-#include "judge/hostprog.h"
+#include "judge/host_test.h"
 
 #include "files.h"
 #include "ledger.h"
 #include "wire/compare.h"
-#include "judge/probe.h"
-#include "judge/rules.h"
-#include "judge/sanitize.h"
-#include "judge/trace.h"
+#include "judge/host_probe.h"
+#include "judge/source_rules.h"
+#include "judge/reference_judge.h"
+#include "judge/command_trace.h"
 #include "labs/technique.h"
 #include "ledgertag.h"
 #include "options.h"
@@ -193,7 +193,7 @@ static int prepare(const struct hostprog_job *job, struct host_run *h, char *rea
 /* One run of the host program: the size, whether it is given the probe, and where it runs. */
 struct host_check {
     const char *size;
-    int probe;        /* given the probe (judge/probe.h) under the lab's kernel name, with a secret of its own */
+    int probe;        /* given the probe (judge/host_probe.h) under the lab's kernel name, with a secret of its own */
     const char *what; /* for the report: "a small size, ..." */
     int simulated;    /* run under Oclgrind, whose findings fail it */
 };
@@ -459,7 +459,7 @@ static int simulated_verdict(const struct host_run *h, const struct ledger_view 
     return passed;
 }
 
-/* Lab 12: judges the run's commands (judge/trace.h): a race or a broken contract fails the run (its result is right
+/* Lab 12: judges the run's commands (judge/command_trace.h): a race or a broken contract fails the run (its result is right
    only by the device's luck); at the lab's size the overlap is judged too, for the technique test, in h. Returns 1
    when the run still passes. */
 static int schedule_verdict(const struct hostprog_job *job, struct host_run *h, const struct host_check *check,

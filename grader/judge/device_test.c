@@ -1,7 +1,7 @@
-#include "judge/devicerun.h"
+#include "judge/device_test.h"
 
-#include "judge/sanitize.h"
-#include "judge/runperf.h"
+#include "judge/reference_judge.h"
+#include "judge/speed_test.h"
 #include "judge/safetext.h"
 #include "text.h"
 

@@ -2,7 +2,7 @@
 #ifndef CLKIT_GRADER_CALIBRATE_H
 #define CLKIT_GRADER_CALIBRATE_H
 
-#include "judge/grading.h"
+#include "judge/job.h"
 #include "wire/profile.h"
 
 #include <stddef.h>

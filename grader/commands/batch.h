@@ -4,7 +4,7 @@
 #define CLKIT_GRADER_BATCH_H
 
 #include "cli/cli.h"
-#include "judge/grading.h"
+#include "judge/job.h"
 
 #include <stdio.h>
 

@@ -1,4 +1,4 @@
-#include "judge/trace.h"
+#include "judge/command_trace.h"
 
 #include "ledger.h"
 #include "ledgertag.h"

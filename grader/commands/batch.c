@@ -1,4 +1,4 @@
-#include "cli/batch.h"
+#include "commands/batch.h"
 #include "pipeline.h"
 
 #include "labs/spec.h"
@@ -7,7 +7,7 @@
 #include "report/contest.h"
 #include "report/html.h"
 #include "report/outfile.h"
-#include "judge/predict.h"
+#include "judge/prediction_test.h"
 #include "judge/safetext.h"
 #include "sandbox/sandbox.h"
 #include "device.h"

@@ -1,4 +1,4 @@
-#include "judge/recheck.h"
+#include "judge/compiler_recheck.h"
 
 #include "judge/verdict.h"
 

@@ -3,10 +3,10 @@
 #ifndef CLKIT_GRADER_SANITIZE_H
 #define CLKIT_GRADER_SANITIZE_H
 
-#include "judge/counts.h"
-#include "judge/grading.h"
+#include "judge/oclgrind_counts.h"
+#include "judge/job.h"
 #include "labs/spec.h"
-#include "judge/runlab.h"
+#include "judge/lab_run.h"
 
 #include <limits.h>
 #include <stddef.h>

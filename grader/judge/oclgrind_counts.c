@@ -1,4 +1,4 @@
-#include "judge/counts.h"
+#include "judge/oclgrind_counts.h"
 
 #include <stdio.h>
 #include <string.h>

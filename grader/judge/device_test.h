@@ -2,7 +2,7 @@
 #ifndef CLKIT_GRADER_DEVICERUN_H
 #define CLKIT_GRADER_DEVICERUN_H
 
-#include "judge/runlab.h"
+#include "judge/lab_run.h"
 
 /* Grades lab's kernel on the device: adds the build test, fills log with every case it ran and, unless the
    cases failed or --quick, adds the speed test. Returns 1 when the kernel built, 0 when not, 2 on a set-up

@@ -3,8 +3,8 @@
 #ifndef CLKIT_GRADER_RECHECK_H
 #define CLKIT_GRADER_RECHECK_H
 
-#include "judge/runlab.h"
-#include "judge/sanitize.h"
+#include "judge/lab_run.h"
+#include "judge/reference_judge.h"
 
 /* The most cases run again: the disagreeing small cases come first, then the device's other wrong cases. */
 #define RECHECK_MAX_CASES 96

@@ -1,4 +1,4 @@
-#include "judge/predict.h"
+#include "judge/prediction_test.h"
 
 #include "text.h"
 

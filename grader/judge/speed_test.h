@@ -3,7 +3,7 @@
 #ifndef CLKIT_GRADER_RUNPERF_H
 #define CLKIT_GRADER_RUNPERF_H
 
-#include "judge/runlab.h"
+#include "judge/lab_run.h"
 
 /* Loads the profile of r's device once; returns 0, or -1 with why. */
 int runperf_profile(struct lab_run *r, char *why, size_t size);

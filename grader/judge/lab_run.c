@@ -1,9 +1,9 @@
-#include "judge/runlab.h"
+#include "judge/lab_run.h"
 
 #include "files.h"
 #include "wire/harness.h"
-#include "judge/counts.h"
-#include "judge/rules.h"
+#include "judge/oclgrind_counts.h"
+#include "judge/source_rules.h"
 #include "judge/safetext.h"
 #include "labs/technique.h"
 #include "sandbox/scratch.h"

@@ -2,7 +2,7 @@
 #ifndef CLKIT_GRADER_TECHNIQUE_H
 #define CLKIT_GRADER_TECHNIQUE_H
 
-#include "judge/counts.h"
+#include "judge/oclgrind_counts.h"
 #include "labs/spec.h"
 #include "judge/result.h"
 

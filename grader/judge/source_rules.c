@@ -1,4 +1,4 @@
-#include "judge/rules.h"
+#include "judge/source_rules.h"
 
 #include "files.h"
 

@@ -1,6 +1,6 @@
-#include "judge/technique.h"
+#include "judge/technique_test.h"
 
-#include "judge/sanitize.h"
+#include "judge/reference_judge.h"
 #include "text.h"
 
 #include <stdio.h>
@@ -59,7 +59,7 @@ void technique_test(const struct grade_lab_spec *lab, const struct reference *re
     double points = labs_test_points(lab, GRADE_TEST_TECHNIQUE);
     int passed = 0;
     if (!lab->technique || lab->technique->host_schedule)
-        return; /* a schedule is the host program's: the host test judges it (judge/hostprog.c) */
+        return; /* a schedule is the host program's: the host test judges it (judge/host_test.c) */
     if (!correct)
         snprintf(text, sizeof text, "not measured: the kernel must pass every correctness case first");
     else if (!ref->counted && (!ref->ran || ref->counts_lost)) {

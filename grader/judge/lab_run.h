@@ -3,7 +3,7 @@
 #ifndef CLKIT_GRADER_RUNLAB_H
 #define CLKIT_GRADER_RUNLAB_H
 
-#include "judge/grading.h"
+#include "judge/job.h"
 #include "judge/guard_check.h"
 #include "wire/harness.h"
 #include "labs/spec.h"
@@ -42,7 +42,7 @@ struct lab_run {
     struct profile profile; /* the device's profile, once loaded */
     int profile_loaded;
     int slow_seen; /* a large case did not finish, and the cases went on without it */
-    int unoptimised; /* the kernel is built with -cl-opt-disable (see recheck.h) */
+    int unoptimised; /* the kernel is built with -cl-opt-disable (see compiler_recheck.h) */
 };
 
 /* What one run made of each case of a lab, and where its runner stopped. */

@@ -1,4 +1,4 @@
-#include "judge/sanitize.h"
+#include "judge/reference_judge.h"
 
 #include "files.h"
 #include "sandbox/sandbox.h"

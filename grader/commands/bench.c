@@ -1,8 +1,8 @@
-#include "perf/bench.h"
+#include "commands/bench.h"
 
 #include "labs/spec.h"
 #include "labs/registry.h"
-#include "perf/calibrate.h"
+#include "commands/calibrate.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
 #ifndef CLKIT_GRADER_HOSTPROG_H
 #define CLKIT_GRADER_HOSTPROG_H
 
-#include "judge/grading.h"
+#include "judge/job.h"
 #include "labs/spec.h"
 #include "judge/result.h"
 

@@ -3,7 +3,7 @@
 #ifndef CLKIT_GRADER_PREDICT_H
 #define CLKIT_GRADER_PREDICT_H
 
-#include "judge/counts.h"
+#include "judge/oclgrind_counts.h"
 #include "judge/result.h"
 #include "labs/spec.h"
 

@@ -1,8 +1,8 @@
-#include "judge/runperf.h"
+#include "judge/speed_test.h"
 
 #include "labs/registry.h"
 #include "files.h"
-#include "judge/busy.h"
+#include "judge/device_busy.h"
 #include "judge/spot_check.h"
 #include "text.h"
 #include "timing.h"
