@@ -10,7 +10,8 @@ FIELD is ms (the kernel's time), baseline_ms (its baseline's, timed beside it), 
 copy bandwidth or FMA probe measured in the same run, in the rate's unit), tflops,
 percent (of the copy bandwidth or FMA peak), speedup (over the lab's baseline), baseline_rate, threshold (the
 profile's, 0 when it has none), clblast (the percentage of CLBlast's SGEMM), further_percent or further_speedup (the lab's going-further kernel: its share of the peak, its speedup over
-the solution), and FORMAT a Python format specification (",.0f", ".2f"). Without --write it
+the solution), low and high (the 95% interval of the speedup, in runs that kept it), and FORMAT a Python format
+specification (",.0f", ".2f"). Without --write it
 checks that every marked figure is what the data give and exits 1 naming each that is not (make check); with
 --write it rewrites them (make docs). A whole table is marked the same way,
 
@@ -79,6 +80,8 @@ def figure(rows, lab, field):
         "clblast": 100.0 * clblast_ms / ms if clblast_ms > 0 and ms > 0 else float("nan"),
         "further_percent": 100.0 * float(row["fraction"]) * further,
         "further_speedup": further,
+        "low": float(row.get("low") or "nan"),
+        "high": float(row.get("high") or "nan"),
     }
     return values[field]
 

@@ -10,6 +10,7 @@
 #include "judge/technique_test.h"
 #include "judge/verdict.h"
 #include "report/export.h"
+#include "report/report.h"
 #include "sandbox/layers.h"
 #include "sandbox/sandbox.h"
 #include "sandbox/scratch.h"
@@ -91,8 +92,9 @@ static void reference_beside(struct grading *g, const struct grade_lab_spec *lab
     b->ref.log = &b->log;
     /* The simulator launches work-groups of 1024, so its list holds the device's cases and larger tiles; --case
        names a case of the device's list. */
-    sanitize_run(g, lab, seed, g->config.only_case >= 0 && !simulated ? GRADE_PORTABLE_LOCAL : GRADE_REFERENCE_LOCAL,
-                 g->config.only_case, &b->ref);
+    reference_judge_run(g, lab, seed,
+                        g->config.only_case >= 0 && !simulated ? GRADE_PORTABLE_LOCAL : GRADE_REFERENCE_LOCAL,
+                        g->config.only_case, &b->ref);
 }
 
 static void host_beside(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, struct beside *b)
@@ -100,7 +102,7 @@ static void host_beside(struct grading *g, const struct grade_lab_spec *lab, uin
     struct hostprog_job job = {.g = g, .lab = lab, .seed = seed};
     struct grade_lab_result r;
     memset(&r, 0, sizeof r);
-    hostprog_test(&job, &r);
+    host_test_run(&job, &r);
     for (int t = 0; t < r.test_count && t < 2; t++) {
         b->host[t] = r.tests[t];
         snprintf(b->host_reason[t], sizeof b->host_reason[t], "%s", r.tests[t].reason ? r.tests[t].reason : "");
@@ -185,13 +187,13 @@ static int grade_lab(struct grading *g, const struct grade_lab_spec *lab, uint64
     snprintf(g->replay, sizeof g->replay, "./grade %s%s%s%s%s%s", lab->name, g->config.solutions ? " --solutions" : "",
              g->submission ? " --submission " : "", g->submission ? g->source_dir : "",
              g->config.device ? " --device " : "", g->config.device ? g->config.device : "");
-    built = devicerun_lab(g, lab, seed, &device, result);
+    built = device_test_run(g, lab, seed, &device, result);
     wait_beside(reference);
     wait_beside(host);
     if (built == 1) {
         if (reference <= 0)
             reference_beside(g, lab, seed, b);
-        recheck_run(g, lab, seed, &device, &b->ref, &unoptimised);
+        compiler_recheck_run(g, lab, seed, &device, &b->ref, &unoptimised);
         verdict_cases(g, lab, seed, &device, &b->ref, &unoptimised, result);
         technique_test(lab, &b->ref, verdict_correct(result), g->device_is_gpu, result);
         if (!verdict_correct(result))
@@ -205,7 +207,7 @@ static int grade_lab(struct grading *g, const struct grade_lab_spec *lab, uint64
                                                                                            : "not run";
     }
     /* Predictions show whether or not the kernel built: a student writes them before measuring. */
-    predict_test(g->source_dir, lab, &b->ref.counts, built == 1 && b->ref.counted, result);
+    prediction_test_run(g->source_dir, lab, &b->ref.counts, built == 1 && b->ref.counted, result);
     complete_lab(g, lab, why, built == 1, result);
     munmap(b, sizeof *b);
     close_runs(g, lab, built == 1 && g->config.solutions);
@@ -226,10 +228,12 @@ int pipeline_run(struct grading *g, struct grade_lab_result *results)
     fputc('\n', g->style.out);
     for (int i = 0; i < g->config.lab_count; i++) {
         const struct grade_lab_spec *lab = registry_find(g->config.labs[i]);
-        if (clk_now_s() - g->started > g->config.budget_s) {
+        if (g->config.budget_s > 0 && clk_now_s() - g->started > g->config.budget_s) {
+            char why[160];
+            snprintf(why, sizeof why, "not graded: the grader's time budget (--budget %d s) ran out before this lab "
+                     "(a busy machine or slow earlier labs); your instructor can grade it again", g->config.budget_s);
             snprintf(results[i].lab, sizeof results[i].lab, "%s", lab->name);
-            complete_lab(g, lab, "not graded: the time budget for this submission (--budget) ran out", 0,
-                         &results[i]);
+            complete_lab(g, lab, why, 0, &results[i]);
         } else {
             double started = clk_now_s();
             results[i].marked = started;

@@ -132,7 +132,7 @@ START_TEST(hostile_names_break_no_file)
                "cp -r s01 \"$(printf 'x%.0s' $(seq 252))\" && cp -r s01 \"$(printf 'eve\\nfake\\tsolutions\\t')\" && "
                "touch 000stray && mkdir -p ../check-hostile-results && echo untouched > ../check-hostile-victim && "
                "ln -s ../check-hostile-victim ../check-hostile-results/s01.txt && "
-               "cp ../../tests/fixtures/reports/ghost.json ../check-hostile-results/", 30, 0));
+               "cp ../../tests/fixtures/reports/ghost.record ../check-hostile-results/", 30, 0));
     free(shell("NO_COLOR=1 ./grade --quick --seed 5 --submission build/check-hostile --results "
                "build/check-hostile-results --html build/check-hostile-report lab1 >/dev/null 2>&1", 300, 0));
     /* Right students score 10 of 10, the wrong kernel 3.27: the rows are each student's own. */

@@ -64,10 +64,33 @@ START_TEST(going_further_row_follows_the_solution)
 }
 END_TEST
 
+/* A speedup timed in interleaved pairs shows its confidence interval and how many pairs gave it, in the table and
+   the CSV. */
+START_TEST(speedup_shows_its_interval)
+{
+    struct grade_lab_result result;
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    memset(&result, 0, sizeof result);
+    strcpy(result.lab, "lab4");
+    strcpy(result_add(&result, "speed", 0, 0, 1, "0.98x")->metrics,
+           "size=16777216;ms=0.050;rate=2684;unit=GB/s;peak=2700;fraction=0.99;baseline_ms=0.049;speedup=0.98;"
+           "threshold=0;low=0.970;high=0.990;pairs=12");
+    bench_table(out, "Test GPU", &result, 1);
+    fclose(out);
+    ck_assert_msg(strstr(text, "| 0.98x (95% interval 0.97-0.99x, 12 pairs) over naive dot (0.049 ms) | none |"), "%s",
+                  text);
+    free(text);
+    result_free(&result);
+}
+END_TEST
+
 Suite *bench_suite(void)
 {
     Suite *s = suite_create("bench");
     TCase *tc = tcase_create("report");
+    tcase_add_test(tc, speedup_shows_its_interval);
     tcase_add_test(tc, metrics_are_read_by_key);
     tcase_add_test(tc, table_has_a_row_per_timed_lab);
     tcase_add_test(tc, going_further_row_follows_the_solution);

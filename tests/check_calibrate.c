@@ -40,18 +40,6 @@ START_TEST(small_effect_is_informational)
 }
 END_TEST
 
-START_TEST(file_names_are_safe)
-{
-    char name[64];
-    calibrate_file_name("NVIDIA H200", name, sizeof name);
-    ck_assert_str_eq(name, "nvidia-h200.conf");
-    calibrate_file_name("pthread-skylake-avx512-AMD EPYC 7B13 (64 cores)", name, sizeof name);
-    ck_assert_str_eq(name, "pthread-skylake-avx512-amd-epyc-7b13-64-cores.conf");
-    calibrate_file_name("../..", name, sizeof name);
-    ck_assert_str_eq(name, "device.conf");
-}
-END_TEST
-
 START_TEST(formatted_lines_parse_back)
 {
     const double speedups[] = {1.9, 2.1, 2.0};
@@ -121,7 +109,6 @@ Suite *calibrate_suite(void)
     tcase_add_test(tc, threshold_is_the_geometric_midpoint);
     tcase_add_test(tc, one_slow_run_makes_it_informational);
     tcase_add_test(tc, small_effect_is_informational);
-    tcase_add_test(tc, file_names_are_safe);
     tcase_add_test(tc, formatted_lines_parse_back);
     tcase_add_test(tc, threshold_separates_the_known_slow);
     tcase_add_test(tc, records_parse_back_and_are_checked);

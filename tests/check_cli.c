@@ -96,6 +96,17 @@ START_TEST(defaults)
     ck_assert_int_eq(cli.timeout_s, 30);
     ck_assert_int_eq(cli.only_case, -1);
     ck_assert_int_eq(cli.seed_given, 0);
+    ck_assert_int_eq(cli.budget_s, 0); /* no budget unless asked: a busy machine makes grading slower, never lower */
+}
+END_TEST
+
+/* With --budget, the labs not started when it runs out are not graded (0 of their points), and those before are. */
+START_TEST(budget_stops_before_the_next_lab)
+{
+    char *output;
+    ck_assert_int_eq(run_in_kit("NO_COLOR=1 ./grade --solutions --quick --budget 1 lab1 lab2 2>&1", 300, &output), 1);
+    ck_assert_msg(strstr(output, "lab1 score: 10.0 / 10") && strstr(output, "lab2 score: 0.0 /"), "%s", output);
+    free(output);
 }
 END_TEST
 
@@ -154,6 +165,10 @@ Suite *cli_suite(void)
     tcase_add_test(tc, every_writer_is_an_option);
     tcase_add_test(tc, usage_errors);
     tcase_add_test(tc, equals_and_double_dash);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("budget"); /* a grading: its own time limit */
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, budget_stops_before_the_next_lab);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -29,7 +29,7 @@ static const struct {
     {"lab1/local-id", "lab1", "only the first work-group (64 elements) is right", ""},
     {"lab1/compile-error", "lab1", "lab1/vadd.cl:2:2: \"this kernel has", ""},
     {"lab1/wrong-name", "lab1", "no kernel named 'vadd' (the name the lab's contract fixes); kernels found: vector_add", ""},
-    {"lab1/infinite-loop", "lab1", "\u2717 exact cases      0.0/3", "--timeout 3"},
+    {"lab1/infinite-loop", "lab1", "\u2717 exact cases      0.0/3", "--timeout 6"}, /* 6: a busy machine still builds it in time */
     {"lab1/crash", "lab1", "crashed with SIGSEGV", ""},
     {"lab2/no-stride-loop", "lab2", "is the grid-stride loop missing?", ""},
     {"lab3/off-by-factor", "lab3", "every element is off by the same factor, 2", "--case 1 --seed 3"},
@@ -502,7 +502,8 @@ static void stop_busy_loops(const pid_t *pids, int count)
 }
 
 /* A right submission never loses a point to a busy machine (a Gradescope worker, a batch, CI): the solutions,
-   graded while two busy processes per core run, get full marks. */
+   graded while two busy processes per core run, get full marks. This grading is GRADED_SOLUTIONS, which the tests
+   that share it then read (make check runs this test first, alone), so that the solutions are graded once for all. */
 START_TEST(solutions_keep_full_marks_under_load)
 {
     enum { MAX_LOOPS = 64 };
@@ -511,9 +512,11 @@ START_TEST(solutions_keep_full_marks_under_load)
     int loops = (int)(cores < 1 ? 2 : 2 * cores > MAX_LOOPS ? MAX_LOOPS : 2 * cores);
     char *output, expected[128];
     start_busy_loops(pids, loops, 900);
-    int status = run_in_kit("NO_COLOR=1 ./grade --solutions --quick all 2>&1", 800, &output);
+    int status = grade_and_share(GRADED_SOLUTIONS, 800, &output);
     stop_busy_loops(pids, loops);
     kit_total(kit_points(), expected, sizeof expected);
+    snprintf(expected + strlen(expected), sizeof expected - strlen(expected), ", %d of %d tests passed", kit_tests(),
+             kit_tests());
     ck_assert_msg(status == 0 && strstr(output, expected), "under %d busy loops: status %d, expected %s\n%.3000s",
                   loops, status, expected, output + (strlen(output) > 3000 ? strlen(output) - 3000 : 0));
     free(output);

@@ -98,15 +98,17 @@ START_TEST(one_students_own_page)
 }
 END_TEST
 
-/* Writes build/check-html-evil/NAME.json holding one test of lab1 with output (JSON, escaped) and status. */
+/* Writes build/check-html-evil/NAME.record holding one test of lab1 with its reason (JSON, escaped), failed or
+   passed. */
 static void put_result(const char *name, const char *test, const char *output, const char *status)
 {
     char *command = NULL;
     size_t size = 0;
     FILE *out = open_memstream(&command, &size);
-    fprintf(out, "mkdir -p build/check-html-evil && printf '%%s' '{\"score\":0,\"tests\":[{\"name\":\"lab1: %s\","
-                 "\"score\":0,\"max_score\":3,\"status\":\"%s\",\"output\":\"%s\"}]}' > build/check-html-evil/%s.json",
-            test, status, output, name);
+    fprintf(out, "mkdir -p build/check-html-evil && printf '%%s' '{\"record\":\"clkit\",\"labs\":[{\"lab\":\"lab1\","
+                 "\"tests\":[{\"name\":\"%s\",\"score\":0,\"max\":3,\"passed\":%d,\"reason\":\"%s\"}]}]}' "
+                 "> build/check-html-evil/%s.record",
+            test, strcmp(status, "passed") == 0, output, name);
     fclose(out);
     free(shell(command, 10, 0));
     free(command);
@@ -149,8 +151,8 @@ START_TEST(pages_stay_apart_and_links_are_not_followed)
                "ln -s ../check-html-victim build/check-html-evil-report/index.html && "
                "ln -s ../../check-html-victim build/check-html-evil-report/students/amy.html", 10, 0));
     put_result("000stray", "x", "", "failed");
-    free(shell("printf '{\"score\":0,\"output\":\"not a folder\",\"tests\":[]}' > build/check-html-evil/000stray.json",
-               10, 0));
+    free(shell("printf '{\"record\":\"clkit\",\"why\":\"not a folder\",\"labs\":[]}' > "
+               "build/check-html-evil/000stray.record", 10, 0));
     put_result("index", "exact cases", "all right", "passed");
     put_result("amy", "exact cases", "2 of 8 cases wrong", "failed");
     put_result("ghost", "exact cases", "GHOST OF A STALE RUN", "passed");

@@ -56,7 +56,7 @@ START_TEST(sets_each_prediction_beside_its_figure)
                 "answer:\n## Question 3\npredict: 2x\nanswer:\n", NULL);
     struct grade_test *speed = result_add(&result, "speed", 0, 0, 0, "timed");
     snprintf(speed->metrics, sizeof speed->metrics, "size=1;ms=1;rate=2.0;unit=GB/s;speedup=0.890;threshold=0");
-    predict_test("build/check-predict", lab, &counts, 1, &result);
+    prediction_test_run("build/check-predict", lab, &counts, 1, &result);
     ck_assert_int_eq(result.test_count, 2);
     const struct grade_test *t = &result.tests[1];
     ck_assert_str_eq(t->name, PREDICT_TEST);
@@ -81,17 +81,17 @@ START_TEST(says_what_was_not_measured)
     struct technique_counts counts = {0};
     struct grade_lab_result result = {0};
     put_answers("## Question 1\npredict: 127\n## Question 3\npredict: 1\n", NULL);
-    predict_test("build/check-predict", lab, &counts, 0, &result);
+    prediction_test_run("build/check-predict", lab, &counts, 0, &result);
     ck_assert_int_eq(result.test_count, 1);
     ck_assert_msg(strstr(result.tests[0].reason, "not measured: the reference judge did not count") &&
                   strstr(result.tests[0].reason, "not measured: the speed test did not time") &&
                   strstr(result.tests[0].reason, "0 of 0 predictions within"), "%s", result.tests[0].reason);
     result_free(&result);
     memset(&result, 0, sizeof result);
-    predict_test("build/check-predict-none", lab, &counts, 0, &result);
+    prediction_test_run("build/check-predict-none", lab, &counts, 0, &result);
     ck_assert_int_eq(result.test_count, 0);
     put_answers(NULL, "../../../README.md");
-    predict_test("build/check-predict", lab, &counts, 0, &result);
+    prediction_test_run("build/check-predict", lab, &counts, 0, &result);
     ck_assert_int_eq(result.test_count, 0);
     unlink("build/check-predict/lab4/answers.md");
 }

@@ -1,8 +1,8 @@
 #include "suites.h"
 
 #include "labs/registry.h"
-#include "wire/course.h"
-#include "wire/profile.h"
+#include "judge/course.h"
+#include "judge/profile.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -302,12 +302,25 @@ START_TEST(shipped_gpu_profiles_score_speed)
 }
 END_TEST
 
+START_TEST(file_names_are_safe)
+{
+    char name[64];
+    profile_file_name("NVIDIA H200", name, sizeof name);
+    ck_assert_str_eq(name, "nvidia-h200.conf");
+    profile_file_name("pthread-skylake-avx512-AMD EPYC 7B13 (64 cores)", name, sizeof name);
+    ck_assert_str_eq(name, "pthread-skylake-avx512-amd-epyc-7b13-64-cores.conf");
+    profile_file_name("../..", name, sizeof name);
+    ck_assert_str_eq(name, "device.conf");
+}
+END_TEST
+
 Suite *profile_suite(void)
 {
     Suite *s = suite_create("profile");
     TCase *tc = tcase_create("parse and fall back");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, parses_every_key);
+    tcase_add_test(tc, file_names_are_safe);
     tcase_add_test(tc, errors_name_the_line);
     tcase_add_test(tc, defaults_follow_the_size_rule);
     tcase_add_test(tc, timing_case_follows_the_tiling_key);

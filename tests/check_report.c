@@ -139,25 +139,24 @@ START_TEST(contest_places_within_the_tiers)
 }
 END_TEST
 
-/* contest.csv from a class's results files: the right kernels placed, fastest first. */
+/* contest.csv from a class's records: the right kernels placed, fastest first. */
 START_TEST(contest_file_from_results)
 {
     char dir[] = "/tmp/clkit-contest-XXXXXX", path[128], *text;
     const char *names[] = {"slow", "fast", "wrong"};
     const char *files[] = {
-        "{\"tests\":[{\"name\":\"lab7: exact cases\",\"status\":\"passed\"}],"
-        "\"leaderboard\":[{\"name\":\"lab7 GB/s\",\"value\":100},{\"name\":\"lab7 speedup\",\"value\":1.1}],"
-        "\"extra_data\":{\"devices\":{\"lab7\":\"H100\"}}}",
-        "{\"tests\":[{\"name\":\"lab7: exact cases\",\"status\":\"passed\"}],"
-        "\"leaderboard\":[{\"name\":\"lab7 GB/s\",\"value\":200}],\"extra_data\":{\"devices\":{\"lab7\":\"H100\"}}}",
-        "{\"tests\":[{\"name\":\"lab7: exact cases\",\"status\":\"failed\"}],"
-        "\"leaderboard\":[{\"name\":\"lab7 GB/s\",\"value\":900}],\"extra_data\":{\"devices\":{\"lab7\":\"H100\"}}}",
+        "{\"record\":\"clkit\",\"labs\":[{\"lab\":\"lab7\",\"device\":\"H100\",\"unit\":\"GB/s\",\"tests\":["
+        "{\"name\":\"exact cases\",\"passed\":1},{\"name\":\"bandwidth\",\"metrics\":\"rate=100;speedup=1.1\"}]}]}",
+        "{\"record\":\"clkit\",\"labs\":[{\"lab\":\"lab7\",\"device\":\"H100\",\"unit\":\"GB/s\",\"tests\":["
+        "{\"name\":\"exact cases\",\"passed\":1},{\"name\":\"bandwidth\",\"metrics\":\"rate=200\"}]}]}",
+        "{\"record\":\"clkit\",\"labs\":[{\"lab\":\"lab7\",\"device\":\"H100\",\"unit\":\"GB/s\",\"tests\":["
+        "{\"name\":\"exact cases\",\"passed\":0},{\"name\":\"bandwidth\",\"metrics\":\"rate=900\"}]}]}",
     };
     struct course course = {.contest = 1, .tiers = {{1.05, 2}, {1.20, 1}}, .tier_count = 2};
     ck_assert_ptr_nonnull(mkdtemp(dir));
     for (int i = 0; i < 3; i++) {
         FILE *f;
-        snprintf(path, sizeof path, "%s/%s.json", dir, names[i]);
+        snprintf(path, sizeof path, "%s/%s.record", dir, names[i]);
         ck_assert_ptr_nonnull(f = fopen(path, "w"));
         fputs(files[i], f);
         fclose(f);

@@ -141,7 +141,7 @@ START_TEST(a_task_without_its_index_is_refused)
     free(output);
     /* A task of another job (its grade.sbatch older than class.txt) grades nobody. */
     output = shell("sed 's/^export CLKIT_JOB=.*/export CLKIT_JOB=0123456789abcdef/' " JOB "/grade.sbatch | "
-                   "SLURM_ARRAY_TASK_ID=0 bash 2>&1; test ! -e " JOB "/results/s01.row", 0);
+                   "SLURM_ARRAY_TASK_ID=0 bash 2>&1; test ! -e " JOB "/results/s01.record", 0);
     ck_assert_msg(strstr(output, "this task is of job 0123456789abcdef"), "%s", output);
     free(output);
     /* A class file with a line more than its count, or fewer, is refused whole. */
@@ -187,7 +187,7 @@ START_TEST(an_old_jobs_results_are_refused)
     char *output;
     free(shell("SLURM_ARRAY_TASK_ID=0 bash " JOB "/grade.sbatch >/dev/null 2>&1 && rm -rf build/check-slurm-old && "
                "cp -r " JOB "/results build/check-slurm-old && ./grade --slurm " JOB " --submission " CLASS
-               " --seed 7 --quick --device cpu lab1 lab5 >/dev/null && test ! -e " JOB "/results/s01.row && "
+               " --seed 7 --quick --device cpu lab1 lab5 >/dev/null && test ! -e " JOB "/results/s01.record && "
                "test ! -e " JOB "/results/s01.json && cp build/check-slurm-old/s01.* " JOB "/results/ && "
                "for i in 1 2; do SLURM_ARRAY_TASK_ID=$i bash " JOB "/grade.sbatch >/dev/null 2>&1; done", 0));
     output = shell("./grade --merge " JOB " 2>&1 >/dev/null", 2);

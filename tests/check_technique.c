@@ -82,7 +82,7 @@ START_TEST(private_bins_budget)
 }
 END_TEST
 
-/* Lab 11 (8 blocks of 512): Blelloch's 2 to 3 additions per element pass; Hillis-Steele's 9 fail, and so does a
+/* Lab 11 (8 blocks of 512): Blelloch's 1.5 to 3 additions per element pass; Hillis-Steele's 9 fail, and so does a
    serial loop in one work-item, work-efficient but not parallel. Where additions were not counted (a plugin without
    LLVM's headers) local loads stand in; with no global access counted, nothing was measured. */
 START_TEST(work_efficient_budget)
@@ -150,7 +150,7 @@ START_TEST(technique_verdicts_are_deterministic)
         g.seed = (uint64_t)run;
         ck_assert_int_eq(grading_open(&g), 0);
         ck_assert_int_eq(grading_set_source(&g, g.config.solutions ? NULL : runs[_i].source + strlen("--submission ")), 0);
-        sanitize_run(&g, lab, g.seed, 256, RUNLAB_NO_CASE, &ref);
+        reference_judge_run(&g, lab, g.seed, 256, RUNLAB_NO_CASE, &ref);
         grading_close(&g);
         ck_assert_msg(ref.ran && ref.counted, "Oclgrind did not count: %s", ref.why);
         ck_assert_msg(technique_judge(lab, &ref.counts, text, sizeof text) == runs[_i].passes, "%s: %s (%s)", runs[_i].source, text, ref.why);

@@ -41,7 +41,8 @@ static void write_file(const char *path, const char *text)
     }
 }
 
-int grade_once(const char *arguments, int timeout_s, char **output)
+/* grade_once's work: with fresh set, grades even when a result is kept, and keeps its own. */
+static int grade_kept(const char *arguments, int timeout_s, int fresh, char **output)
 {
     char base[128], path[160], command[1024];
     unsigned long hash = 5381;
@@ -55,7 +56,7 @@ int grade_once(const char *arguments, int timeout_s, char **output)
     if (lock < 0 || flock(lock, LOCK_EX) != 0) /* then each test grades on its own */
         fprintf(stderr, "grade_once: cannot lock %s: %s\n", path, strerror(errno));
     snprintf(path, sizeof path, "%s.status", base);
-    char *kept = scratch_read_untrusted(path, 64, &length);
+    char *kept = fresh ? NULL : scratch_read_untrusted(path, 64, &length);
     if (kept) {
         status = atoi(kept);
         snprintf(path, sizeof path, "%s.out", base);
@@ -74,6 +75,16 @@ int grade_once(const char *arguments, int timeout_s, char **output)
     if (lock >= 0)
         close(lock);
     return status;
+}
+
+int grade_once(const char *arguments, int timeout_s, char **output)
+{
+    return grade_kept(arguments, timeout_s, 0, output);
+}
+
+int grade_and_share(const char *arguments, int timeout_s, char **output)
+{
+    return grade_kept(arguments, timeout_s, 1, output);
 }
 
 int grade_fixture(const char *fixture, const char *lab, const char *options, char **output, char *json, size_t size)
@@ -112,20 +123,16 @@ void kit_total(double score, char *text, size_t size)
     snprintf(text, size, "total: %.1f / %g points", score, kit_points());
 }
 
-/* The suites, named for the parallel run's units and its ordering. */
-#define SUITE(name) {#name, name##_suite}
+/* The suites, one per tests/check_NAME.c (the Makefile lists the files), named for the parallel run's units. */
+#define SUITE(name) Suite *name##_suite(void);
+#include "suite_list.h"
+#undef SUITE
+#define SUITE(name) {#name, name##_suite},
 static const struct {
     const char *name;
     Suite *(*make)(void);
 } suites[] = {
-    SUITE(clerr),     SUITE(device),    SUITE(timing),   SUITE(data),      SUITE(files),     SUITE(options),
-    SUITE(reference), SUITE(problem),   SUITE(verify),   SUITE(program),   SUITE(labhost),   SUITE(compare),
-    SUITE(result),    SUITE(safetext),  SUITE(report),   SUITE(cli),       SUITE(sandbox),   SUITE(labs),
-    SUITE(profile),   SUITE(calibrate), SUITE(perf),     SUITE(export),    SUITE(bench),     SUITE(workflows),
-    SUITE(docs),      SUITE(solutions), SUITE(grade),    SUITE(batch),     SUITE(slurm),     SUITE(html),
-    SUITE(runner),    SUITE(gradescope), SUITE(release), SUITE(sanitize),  SUITE(technique), SUITE(counts),
-    SUITE(layout),    SUITE(harness),   SUITE(mismatch), SUITE(text),      SUITE(registry),  SUITE(rules),
-    SUITE(scratch),   SUITE(session),   SUITE(predict),  SUITE(trace),
+#include "suite_list.h"
 };
 #define SUITE_COUNT (sizeof suites / sizeof suites[0])
 
@@ -138,20 +145,24 @@ static const struct {
     {"sanitize", sanitize_cases},
 };
 
-/* Cases that run with nothing beside them, after every other: the load test brings its own load. */
+/* Cases that run with nothing beside them, before every other: the load test brings its own load, and its grading
+   of the solutions is the one that the tests sharing GRADED_SOLUTIONS read. */
 static const char *const alone[] = {"grade/under load"};
 
-/* Each unit's CPU seconds in a make check on 2 cores (PoCL), for the order: the longest start first, so that the last
-   to end are short. A unit not listed is short. */
+/* Each unit's seconds from start to end in a make check on 2 cores (PoCL, 3 side by side), for the order: the longest
+   start first, so that the last to end are short, and those that mostly wait (runner, sandbox) overlap the others'
+   work. A unit not listed is short; docs waits for grade/solutions' grading, so it starts late. */
 static const struct {
     const char *unit;
     int seconds;
 } cost[] = {
-    {"grade/fixtures", 105}, {"grade/marked", 98},  {"sanitize/oclgrind", 87}, {"slurm", 79},
-    {"grade/solutions", 74}, {"sanitize/solutions", 70}, {"runner", 64},   {"grade/marked, second half", 88},
-    {"grade/end to end", 50}, {"html", 45},         {"gradescope", 45},       {"batch", 40},
-    {"docs", 30},            {"release", 30},       {"grade/lab 10", 22},     {"sandbox", 20},
-    {"technique", 20},       {"registry", 12},      {"solutions", 10},
+    {"runner", 196},          {"grade/fixtures", 154},   {"grade/marked", 148},      {"grade/marked, second half", 145},
+    {"slurm", 133},           {"sanitize/solutions", 115}, {"sanitize/oclgrind", 103}, {"grade/solutions", 99},
+    {"grade/end to end", 96}, {"grade/lab 11", 82},      {"gradescope", 65},         {"grade/real world", 63},
+    {"batch", 60},            {"release", 41},           {"sandbox", 40},            {"grade/course", 38},
+    {"html", 36},             {"technique", 36},         {"grade/lab 10", 32},       {"grade/lab 12", 31},
+    {"solutions", 23},        {"registry", 18},          {"workflows", 7},           {"session", 7},
+    {"harness", 4},
 };
 
 /* One process's share of the parallel run: a suite, or one case of a split suite. */
@@ -206,12 +217,12 @@ static size_t list_units(struct unit *units)
     return n;
 }
 
-/* The longest first, so that the last to finish are short; the units that run alone last of all. */
+/* The units that run alone first of all, then the longest first, so that the last to finish are short. */
 static int by_cost(const void *a, const void *b)
 {
     const struct unit *x = a, *y = b;
     if (x->alone != y->alone)
-        return x->alone - y->alone;
+        return y->alone - x->alone;
     return x->seconds != y->seconds ? y->seconds - x->seconds : x->order - y->order;
 }
 

@@ -1,4 +1,5 @@
-/* The Check suites, one per source module; tests/run_tests.c runs them all. */
+/* The Check suites, one per source module (tests/check_NAME.c makes NAME_suite()); tests/run_tests.c runs them all,
+   from the list the Makefile writes of those files. */
 #ifndef CLKIT_TESTS_SUITES_H
 #define CLKIT_TESTS_SUITES_H
 
@@ -8,53 +9,6 @@
 
 /* Lab n's place in the tables indexed by lab (a profile's rules), which the registry orders. */
 #define LAB(n) registry_index(registry_find("lab" #n))
-
-Suite *clerr_suite(void);
-Suite *device_suite(void);
-Suite *timing_suite(void);
-Suite *data_suite(void);
-Suite *files_suite(void);
-Suite *options_suite(void);
-Suite *reference_suite(void);
-Suite *verify_suite(void);
-Suite *program_suite(void);
-Suite *labhost_suite(void);
-Suite *compare_suite(void);
-Suite *result_suite(void);
-Suite *report_suite(void);
-Suite *cli_suite(void);
-Suite *sandbox_suite(void);
-Suite *labs_suite(void);
-Suite *profile_suite(void);
-Suite *calibrate_suite(void);
-Suite *perf_suite(void);
-Suite *export_suite(void);
-Suite *bench_suite(void);
-Suite *sanitize_suite(void);
-Suite *technique_suite(void);
-Suite *counts_suite(void);
-Suite *layout_suite(void);
-Suite *harness_suite(void);
-Suite *mismatch_suite(void);
-Suite *problem_suite(void);
-Suite *text_suite(void);
-Suite *registry_suite(void);
-Suite *batch_suite(void);
-Suite *slurm_suite(void);
-Suite *html_suite(void);
-Suite *runner_suite(void);
-Suite *gradescope_suite(void);
-Suite *safetext_suite(void);
-Suite *rules_suite(void);
-Suite *scratch_suite(void);
-Suite *session_suite(void);
-Suite *release_suite(void);
-Suite *workflows_suite(void);
-Suite *docs_suite(void);
-Suite *solutions_suite(void);
-Suite *grade_suite(void);
-Suite *predict_suite(void);
-Suite *trace_suite(void);
 
 /* The cases of the longest suites, each run by a process of its own in make check's parallel run (NULL-ended). */
 extern const char *const grade_cases[];
@@ -74,6 +28,10 @@ int run_in_kit(const char *command, int timeout_s, char **output);
 /* Runs NO_COLOR=1 ./grade ARGUMENTS (its output and errors together) once in a run of the tests, however many tests
    ask for it, side by side or in turn: the first grades, the others wait and get the same status and output. */
 int grade_once(const char *arguments, int timeout_s, char **output);
+
+/* Grades like grade_once, even when a result is kept, and keeps this one for grade_once: for a test whose grading must
+   happen under its own conditions (the load test) and whose result other tests may share. */
+int grade_and_share(const char *arguments, int timeout_s, char **output);
 
 /* Grades tests/fixtures/FIXTURE's LAB with --quick --timeout 60 and OPTIONS through grade_once, so that the tests
    that assert on one fixture share its grading; json gets the path of its Gradescope results. */

@@ -43,7 +43,7 @@ struct cli {
     int calibrate;
     int bench;             /* time the solutions and print what they reach */
     int sanitize;          /* run the small cases under Oclgrind too */
-    const char *bench_out; /* where --bench writes bench-<device>.md, .csv and .svg */
+    const char *bench_out; /* where --bench writes bench-<device>.md and .csv */
     const char *course;    /* the course file (NULL: course.conf at the kit's root, if there is one) */
 };
 

@@ -4,9 +4,10 @@
 #include "labs/spec.h"
 #include "labs/registry.h"
 #include "report/export.h"
-#include "report/contest.h"
-#include "report/html.h"
+#include "report/class_writers.h"
 #include "report/outfile.h"
+#include "report/record.h"
+#include "report/report.h"
 #include "judge/prediction_test.h"
 #include "judge/safetext.h"
 #include "sandbox/sandbox.h"
@@ -26,6 +27,15 @@
 #include <unistd.h>
 
 #define GRACE_S 60
+/* Without --budget a student's grading has no time limit of its own (a busy machine only makes it slower); this
+   guard stops a judge that hangs from holding the class up for ever. */
+#define UNBUDGETED_S 3600
+
+/* When the student graded from now on must have ended. */
+static double student_deadline(const struct grading *g)
+{
+    return clk_now_s() + (g->config.budget_s > 0 ? g->config.budget_s + GRACE_S : UNBUDGETED_S);
+}
 
 static int is_dir(const char *path)
 {
@@ -270,45 +280,6 @@ int batch_list_class(const struct cli *cli, struct student *students, int max)
     return count;
 }
 
-void batch_csv_header(const struct judge_config *config, FILE *csv)
-{
-    fprintf(csv, "student");
-    for (int i = 0; i < config->lab_count; i++)
-        fprintf(csv, ",%s", config->labs[i]);
-    fprintf(csv, ",total,max,predicted,within,status\n");
-}
-
-/* Writes a CSV field: cleaned, quoted, and never a spreadsheet formula. */
-static void csv_field(FILE *out, const char *text)
-{
-    safetext_csv(out, text, 256);
-}
-
-static void csv_row(FILE *csv, const char *name, const struct grade_lab_result *results, int count, const char *status)
-{
-    double total = 0.0, total_max = 0.0;
-    int predicted = 0, within = 0;
-    csv_field(csv, name);
-    for (int i = 0; i < count; i++) {
-        double score, max;
-        report_score(&results[i], &score, &max);
-        predict_tally(&results[i], &predicted, &within);
-        total += score;
-        total_max += max;
-        fprintf(csv, ",%.2f", score);
-    }
-    fprintf(csv, ",%.2f,%.2f,%d,%d,", total, total_max, predicted, within);
-    if (report_pending(results, count) > 0) { /* the columns stay; the status says what is not decided yet */
-        char text[160];
-        snprintf(text, sizeof text, "%s; %g points pending (speed, graded on the course's device)", status,
-                 report_pending(results, count));
-        csv_field(csv, text);
-    } else {
-        csv_field(csv, status);
-    }
-    fputc('\n', csv);
-}
-
 /* Creates DIR/NAME.EXTENSION for s afresh (a link or stale file there is replaced, never written through). */
 static FILE *student_file(const char *dir, const struct student *s, const char *extension)
 {
@@ -323,12 +294,12 @@ static FILE *student_file(const char *dir, const struct student *s, const char *
     return out;
 }
 
-/* In a judge process of its own: grades one student into DIR/NAME.txt, NAME.json and the CSV row NAME.row. */
+/* In a judge process of its own: grades one student into DIR/NAME.txt, NAME.json and the record NAME.record. */
 static int grade_in_child(struct grading *g, const struct student *s, const char *dir)
 {
     static struct grade_lab_result results[JUDGE_MAX_LABS];
-    char path[4096 + 300];
-    FILE *report, *row;
+    char path[4096 + 300], record[4096 + 300];
+    FILE *report;
     double start = clk_now_s();
     int status = 2;
     if ((report = student_file(dir, s, "txt")) != NULL) {
@@ -338,20 +309,16 @@ static int grade_in_child(struct grading *g, const struct student *s, const char
         fclose(report);
     }
     snprintf(path, sizeof path, "%s/%s.json", dir, s->name);
+    snprintf(record, sizeof record, "%s/%s.record", dir, s->name);
     struct pipeline_outputs out = {.version = cli_version()};
     out.paths[result_writer_index("json")] = path;
+    out.paths[result_writer_index("record")] = record; /* last: the class's files are written from it */
     pipeline_write_results(g, results, clk_now_s() - start, &out);
-    if ((row = student_file(dir, s, "row")) != NULL) {
-        csv_row(row, s->name, results, g->config.lab_count,
-                status == 2 ? "set-up error" : status == 0 ? "all passed" : "some failed");
-        fclose(row);
-    }
     return status;
 }
 
-/* What a student gets when the judge could not finish: a results file that says why, and a row of zeros. */
-static void write_fallback(const struct grading *g, const struct student *s, const char *dir, const char *why,
-                           FILE *csv)
+/* What a student gets when the judge could not finish: a results file and a record that say why. */
+static void write_fallback(const struct student *s, const char *dir, const char *why)
 {
     FILE *f;
     char *text = safetext_clean(why, 512);
@@ -367,12 +334,10 @@ static void write_fallback(const struct grading *g, const struct student *s, con
     }
     cJSON_free(json);
     cJSON_Delete(root);
-    csv_field(csv, s->name);
-    for (int i = 0; i < g->config.lab_count; i++)
-        fputs(",0.00", csv);
-    fputs(",0.00,,,,", csv); /* total, and no maximum or predictions */
-    csv_field(csv, why);
-    fputc('\n', csv);
+    if ((f = student_file(dir, s, "record")) != NULL) {
+        record_write_not_graded(f, text ? text : "");
+        fclose(f);
+    }
     free(text);
 }
 
@@ -422,7 +387,7 @@ static const char *outcomes[BATCH_MAX_STUDENTS];
 /* Removes what an earlier run left for s in dir, so that a judge that dies early leaves nothing stale behind. */
 static void clear_student(const char *dir, const struct student *s)
 {
-    static const char *const extensions[] = {"txt", "json", "row", "job"};
+    static const char *const extensions[] = {"txt", "json", "record", "job"};
     int dirfd = outfile_dir(dir, 0);
     for (size_t i = 0; dirfd >= 0 && i < sizeof extensions / sizeof extensions[0]; i++) {
         char name[BATCH_NAME_MAX + 16];
@@ -495,7 +460,7 @@ static void reap_one(struct grading *g, struct worker *workers, int jobs, const 
 
 const char *batch_grade_student(struct grading *g, const struct student *s, const char *dir)
 {
-    struct worker one = {.student = 0, .deadline = clk_now_s() + g->config.budget_s + GRACE_S};
+    struct worker one = {.student = 0, .deadline = student_deadline(g)};
     if (s->refused)
         return s->refused;
     if ((one.pid = start_student(g, s, 0, "", 0, dir)) < 0)
@@ -505,32 +470,20 @@ const char *batch_grade_student(struct grading *g, const struct student *s, cons
     return outcomes[0];
 }
 
-void batch_collect(struct grading *g, const struct student *s, const char *why, const char *dir, FILE *csv,
-                   int keep_row)
+void batch_settle(const struct student *s, const char *why, const char *dir)
 {
-    char name[BATCH_NAME_MAX + 16], line[8192];
+    static struct record r;
     int dirfd = outfile_dir(dir, 0);
-    FILE *row;
-    snprintf(name, sizeof name, "%s.row", s->name);
-    if (!why && dirfd >= 0 && (row = outfile_read(dirfd, name)) != NULL) {
-        if (fgets(line, sizeof line, row))
-            fputs(line, csv);
-        else
-            write_fallback(g, s, dir, "grading stopped before it wrote a result", csv);
-        fclose(row);
-    } else {
-        write_fallback(g, s, dir, why ? why : "grading stopped before it wrote a result", csv);
-    }
-    if (!keep_row && dirfd >= 0)
-        unlinkat(dirfd, name, 0);
+    if (why || dirfd < 0 || record_read(dirfd, s->name, &r) != 0)
+        write_fallback(s, dir, why ? why : "grading stopped before it wrote a result");
+    record_free(&r);
     if (dirfd >= 0)
         close(dirfd);
 }
 
 /* Grades every student, up to one per device at a time, each in a judge process of its own so that nothing a
    student does ends the batch; returns 0, or 2 when no device list can be made. */
-static int grade_all(struct grading *g, const struct cli *cli, struct student *students, int count, const char *dir,
-                     FILE *csv)
+static int grade_all(struct grading *g, const struct cli *cli, struct student *students, int count, const char *dir)
 {
     static char devices[CLI_MAX_JOBS][64];
     struct worker workers[CLI_MAX_JOBS];
@@ -554,7 +507,7 @@ static int grade_all(struct grading *g, const struct cli *cli, struct student *s
                 continue;
             }
             workers[w] = (struct worker){.pid = start_student(g, &students[next], w, devices[w], own_scratch, dir),
-                                         .student = next, .deadline = clk_now_s() + g->config.budget_s + GRACE_S};
+                                         .student = next, .deadline = student_deadline(g)};
             if (workers[w].pid < 0)
                 outcomes[next] = "grading could not start (fork failed)";
             running += workers[w].pid > 0;
@@ -566,7 +519,7 @@ static int grade_all(struct grading *g, const struct cli *cli, struct student *s
         }
     }
     for (int i = 0; i < count; i++)
-        batch_collect(g, &students[i], outcomes[i], dir, csv, 0);
+        batch_settle(&students[i], outcomes[i], dir);
     return 0;
 }
 
@@ -579,23 +532,14 @@ static const char **class_names(const struct student *students, int count)
     return names;
 }
 
-int batch_report(const struct grading *g, const char *html, const char *results_dir, const struct student *students,
-                 int count)
+int batch_write_class(const struct grading *g, const char *html, const char *results_dir,
+                      const struct student *students, int count, FILE *said, const char *scores_note)
 {
     const char **names = class_names(students, count);
-    int rc = names ? html_write_class(results_dir, html, g->root, names, count) : -1;
-    free(names);
-    return rc;
-}
-
-int batch_contest(const struct grading *g, const char *results_dir, const struct student *students, int count)
-{
-    const char **names;
-    int rc;
-    if (!g->course.contest)
-        return 0;
-    names = class_names(students, count);
-    rc = names ? contest_write(results_dir, names, count, &g->course) : -1;
+    struct class_run run = {.results_dir = results_dir, .names = names, .count = count, .config = &g->config,
+                            .course = &g->course, .html_dir = html, .kit_root = g->root, .said = said,
+                            .scores_note = scores_note};
+    int rc = names ? class_writers_write(&run) : -1;
     free(names);
     return rc;
 }
@@ -605,16 +549,13 @@ int batch_run(struct grading *g, const struct cli *cli)
     static struct student students[BATCH_MAX_STUDENTS];
     const char *results_dir = cli->results_dir ? cli->results_dir : "results";
     int count = batch_list_class(cli, students, BATCH_MAX_STUDENTS), rc, dirfd;
-    FILE *csv = NULL;
     if (count == 0)
         fprintf(stderr, "grade: no student folders found in %s\n", cli->submissions[0]);
     if (count <= 0)
         return 2;
-    if ((dirfd = outfile_dir(results_dir, 1)) >= 0 && !(csv = outfile_create(dirfd, "scores.csv")))
-        fprintf(stderr, "grade: cannot write %s/scores.csv: %s\n", results_dir, strerror(errno));
-    if (dirfd >= 0)
+    if ((dirfd = outfile_dir(results_dir, 1)) >= 0) /* made before grading: a folder that cannot be stops it */
         close(dirfd);
-    if (!csv) {
+    else {
         for (int i = 0; i < count; i++)
             free(students[i].path);
         return 2;
@@ -622,16 +563,10 @@ int batch_run(struct grading *g, const struct cli *cli)
     for (int i = 0; i < cli->submission_count; i++)
         grading_hide(g, cli->submissions[i]); /* a student's runner sees no classmate */
     grading_hide(g, results_dir);
-    batch_csv_header(&g->config, csv);
     fprintf(g->style.out, "grading %d submissions with seed %llu; results in %s/\n", count,
             (unsigned long long)g->seed, results_dir);
-    rc = grade_all(g, cli, students, count, results_dir, csv);
-    fclose(csv);
-    if (rc == 0)
-        fprintf(g->style.out, "wrote %s/scores.csv\n", results_dir);
-    if (rc == 0 && cli->html && batch_report(g, cli->html, results_dir, students, count) != 0)
-        rc = 2;
-    if (rc == 0 && batch_contest(g, results_dir, students, count) != 0)
+    rc = grade_all(g, cli, students, count, results_dir);
+    if (rc == 0 && batch_write_class(g, cli->html, results_dir, students, count, g->style.out, "") != 0)
         rc = 2;
     for (int i = 0; i < count; i++)
         free(students[i].path);

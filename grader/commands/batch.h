@@ -36,26 +36,19 @@ int batch_list_class(const struct cli *cli, struct student *students, int max);
    most BATCH_NAME_MAX bytes). */
 int batch_name_is_safe(const char *name);
 
-/* Writes the header of scores.csv: student, config's labs, total, max, status. */
-void batch_csv_header(const struct judge_config *config, FILE *csv);
-
-/* Grades student s in a judge process of its own within the budget, into dir/NAME.txt, NAME.json and NAME.row
+/* Grades student s in a judge process of its own within the budget, into dir/NAME.txt, NAME.json and NAME.record
    (what an earlier run left under those names removed first, links never followed); returns NULL when it finished,
    else how grading stopped (or why s is not graded). */
 const char *batch_grade_student(struct grading *g, const struct student *s, const char *dir);
 
-/* Copies s's row from dir into csv (and removes it unless keep_row), or, when why says grading stopped, writes a
-   results file that says so and a row of zeros. */
-void batch_collect(struct grading *g, const struct student *s, const char *why, const char *dir, FILE *csv,
-                   int keep_row);
+/* Leaves s's record in dir as it is when grading finished (why NULL) and wrote one, else writes a results file and
+   a record that say why s was not graded (why, or that grading stopped before it wrote a result). */
+void batch_settle(const struct student *s, const char *why, const char *dir);
 
-/* Writes the class report into the folder html from dir's results of the students listed (no other file there is
-   read); returns 0, or -1 after saying why. */
-int batch_report(const struct grading *g, const char *html, const char *dir, const struct student *students,
-                 int count);
-
-/* Writes dir/contest.csv from dir's results of the students listed where the course holds a contest (contest =
-   on); returns 0 (nothing to do, or written), or -1 after saying why. */
-int batch_contest(const struct grading *g, const char *dir, const struct student *students, int count);
+/* Writes the class's files from dir's records of the students listed (no other record there is read), through the
+   class writers' table: scores.csv (saying so on said, scores_note after), the report into the folder html (NULL:
+   none), the contest where the course holds one; returns 0, or -1 after saying why. */
+int batch_write_class(const struct grading *g, const char *html, const char *dir, const struct student *students,
+                      int count, FILE *said, const char *scores_note);
 
 #endif

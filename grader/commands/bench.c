@@ -36,7 +36,11 @@ static void table_row(FILE *out, const struct grade_lab_spec *lab, const struct 
 {
     const char *m = test->metrics;
     char speedup[160] = "(no baseline)", threshold[32] = "";
-    if (lab->perf.baseline_file)
+    if (lab->perf.baseline_file && bench_metric(m, "pairs") > 0) /* the median ratio's spread, where it was kept */
+        snprintf(speedup, sizeof speedup, "%.2fx (95%% interval %.2f-%.2fx, %.0f pairs) over %s (%.3f ms)",
+                 bench_metric(m, "speedup"), bench_metric(m, "low"), bench_metric(m, "high"),
+                 bench_metric(m, "pairs"), lab->perf.baseline_name, bench_metric(m, "baseline_ms"));
+    else if (lab->perf.baseline_file)
         snprintf(speedup, sizeof speedup, "%.2fx over %s (%.3f ms)", bench_metric(m, "speedup"),
                  lab->perf.baseline_name, bench_metric(m, "baseline_ms"));
     /* Speed is never scored; the threshold is what the profile reports the solution against. */
@@ -82,15 +86,16 @@ void bench_table(FILE *out, const char *device, const struct grade_lab_result *r
         }
     }
     fprintf(out, "\nDevice: %s. The peaks (copy bandwidth, FMA throughput) are measured in the same run; "
-                 "size is n, or the side of the square matrices. A kernel's time is a median; CLBlast's is the fastest "
-                 "of 15 calls, its time varying from call to call far more.\n",
+                 "size is n, or the side of the square matrices. A kernel's time is a median; a speedup, the median "
+                 "ratio of interleaved pairs; on a GPU each timed launch of a kernel starts from a flushed cache. CLBlast's time "
+                 "is the fastest of 15 calls, its time varying from call to call far more.\n",
             device);
 }
 
 static void write_csv(FILE *out, const char *device, const struct grade_lab_result *results, int count)
 {
     fprintf(out, "device,lab,kernel,size,ms,rate,unit,peak,fraction,baseline,baseline_ms,speedup,threshold,scored,"
-                 "clblast_ms,further_ms\n");
+                 "clblast_ms,further_ms,low,high,pairs\n");
     for (int l = 0; l < count; l++) {
         const struct grade_lab_spec *lab = registry_find(results[l].lab);
         const struct grade_test *test = perf_test(&results[l]);
@@ -98,52 +103,26 @@ static void write_csv(FILE *out, const char *device, const struct grade_lab_resu
         if (!test || !lab)
             continue;
         m = test->metrics;
-        fprintf(out, "\"%s\",%s,%s,%.0f,%.4f,%.2f,%s,%.2f,%.4f,%s,%.4f,%.3f,%.2f,%d,%.4f,%.4f\n", device, lab->name,
+        fprintf(out, "\"%s\",%s,%s,%.0f,%.4f,%.2f,%s,%.2f,%.4f,%s,%.4f,%.3f,%.2f,%d,%.4f,%.4f,%.3f,%.3f,%.0f\n", device,
+                lab->name,
                 lab->kernel_name, bench_metric(m, "size"), bench_metric(m, "ms"), bench_metric(m, "rate"),
                 unit_of(test), bench_metric(m, "peak"), bench_metric(m, "fraction"),
                 lab->perf.baseline_kernel ? lab->perf.baseline_kernel : "", bench_metric(m, "baseline_ms"),
                 bench_metric(m, "speedup"), bench_metric(m, "threshold"), bench_metric(m, "threshold") > 0,
-                bench_metric(m, "clblast_ms"), bench_metric(m, "further_ms"));
+                bench_metric(m, "clblast_ms"), bench_metric(m, "further_ms"), bench_metric(m, "low"),
+                bench_metric(m, "high"), bench_metric(m, "pairs"));
     }
-}
-
-/* A horizontal bar per lab: the fraction of the device's peak that the solution reaches. */
-static void write_svg(FILE *out, const char *device, const struct grade_lab_result *results, int count)
-{
-    const int left = 190, width = 400, row = 34, top = 50;
-    fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"680\" height=\"%d\" font-family=\"sans-serif\" "
-                 "font-size=\"13\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
-                 "<text x=\"10\" y=\"24\" font-size=\"15\">What the solutions reach on %s (%% of the measured peak)</text>\n",
-            top + row * count + 30, device);
-    for (int l = 0; l < count; l++) {
-        const struct grade_lab_spec *lab = registry_find(results[l].lab);
-        const struct grade_test *test = perf_test(&results[l]);
-        double fraction;
-        int y = top + row * l;
-        if (!test || !lab)
-            continue;
-        fraction = bench_metric(test->metrics, "fraction");
-        fprintf(out, "<text x=\"10\" y=\"%d\">%s %s</text>\n", y + 17, lab->name, lab->kernel_name);
-        fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%.0f\" height=\"22\" fill=\"%s\"/>\n", left, y + 2,
-                width * (fraction > 1.0 ? 1.0 : fraction), strcmp(unit_of(test), "GB/s") ? "#d9822b" : "#2b6cb0");
-        fprintf(out, "<text x=\"%.0f\" y=\"%d\">%.0f%% (%.0f %s)</text>\n",
-                left + width * (fraction > 1.0 ? 1.0 : fraction) + 6, y + 17, 100.0 * fraction,
-                bench_metric(test->metrics, "rate"), unit_of(test));
-    }
-    fprintf(out, "<text x=\"10\" y=\"%d\" fill=\"#555\">blue: of the copy bandwidth; orange: of the FMA peak</text>\n"
-                 "</svg>\n",
-            top + row * count + 20);
 }
 
 int bench_write(const char *dir, const char *device, const struct grade_lab_result *results, int count)
 {
-    const char *endings[] = {"md", "csv", "svg"};
+    const char *endings[] = {"md", "csv"};
     char name[300], base[300], path[4096 + 320], date[32];
     time_t now = time(NULL);
-    calibrate_file_name(device, name, sizeof name);
+    profile_file_name(device, name, sizeof name);
     snprintf(base, sizeof base, "%.*s", (int)(strlen(name) - 5), name); /* without ".conf" */
     strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 2; i++) {
         FILE *out;
         snprintf(path, sizeof path, "%s/bench-%s.%s", dir, base, endings[i]);
         if (!(out = fopen(path, "w"))) {
@@ -153,10 +132,8 @@ int bench_write(const char *dir, const char *device, const struct grade_lab_resu
         if (i == 0) {
             fprintf(out, "# The solutions on %s\n\nMeasured on %s with `./grade --bench all`.\n\n", device, date);
             bench_table(out, device, results, count);
-        } else if (i == 1) {
-            write_csv(out, device, results, count);
         } else {
-            write_svg(out, device, results, count);
+            write_csv(out, device, results, count);
         }
         fclose(out);
         printf("wrote %s\n", path);

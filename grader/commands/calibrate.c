@@ -8,7 +8,6 @@
 #include "text.h"
 #include "timing.h"
 
-#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -64,23 +63,6 @@ void calibrate_rule(const double *speedups, int count, const char *note_if_none,
     calibrate_separate(speedups, count, NULL, 0, note_if_none, rule);
 }
 
-void calibrate_file_name(const char *device_name, char *name, size_t size)
-{
-    size_t used = 0;
-    int dash = 0;
-    for (const char *p = device_name; *p && used + 6 < size; p++) {
-        if (isalnum((unsigned char)*p)) {
-            if (dash && used > 0)
-                name[used++] = '-';
-            name[used++] = (char)tolower((unsigned char)*p);
-            dash = 0;
-        } else {
-            dash = 1;
-        }
-    }
-    snprintf(name + used, size - used, "%s", used ? ".conf" : "device.conf");
-}
-
 void calibrate_format(const char *lab, const char *what, const double *values, int count,
                       const struct perf_rule *rule, char *text, size_t size)
 {
@@ -108,7 +90,7 @@ static int write_profile(const struct grading *g, const char *body)
     time_t now = time(NULL);
     FILE *file;
     sscanf(body, "device = %255[^\n]", device);
-    calibrate_file_name(device, name, sizeof name);
+    profile_file_name(device, name, sizeof name);
     snprintf(path, sizeof path, "%s/grader/profiles/%s", g->root, name);
     strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
     if (!(file = fopen(path, "w"))) {
@@ -222,4 +204,10 @@ int calibrate_all(struct grading *g)
             return 2;
     }
     return write_profile(g, profile);
+}
+
+int calibrate_run(struct grading *g, const struct cli *cli)
+{
+    (void)cli;
+    return grading_set_source(g, NULL) != 0 ? 2 : calibrate_all(g);
 }

@@ -2,8 +2,9 @@
 #ifndef CLKIT_GRADER_CALIBRATE_H
 #define CLKIT_GRADER_CALIBRATE_H
 
+#include "cli/cli.h"
 #include "judge/job.h"
-#include "wire/profile.h"
+#include "judge/profile.h"
 
 #include <stddef.h>
 
@@ -26,9 +27,6 @@ void calibrate_rule(const double *speedups, int count, const char *note_if_none,
 void calibrate_separate(const double *speedups, int count, const double *slow, int slow_count,
                         const char *note_if_none, struct perf_rule *rule);
 
-/* Returns a file name for a device: lower-case letters, digits and '-', then ".conf". */
-void calibrate_file_name(const char *device_name, char *name, size_t size);
-
 /* Writes the profile lines of the lab named lab, with its measurements as a comment, to text. */
 void calibrate_format(const char *lab, const char *what, const double *values, int count,
                       const struct perf_rule *rule, char *text, size_t size);
@@ -36,5 +34,8 @@ void calibrate_format(const char *lab, const char *what, const double *values, i
 /* Times every solution against its baseline on the chosen device and writes grader/profiles/<device>.conf;
    returns 0, or 2 when a lab cannot be timed. */
 int calibrate_all(struct grading *g);
+
+/* The calibrate command: times the solutions and writes this device's profile (calibrate_all); returns 0 or 2. */
+int calibrate_run(struct grading *g, const struct cli *cli);
 
 #endif

@@ -2,6 +2,7 @@
 
 #include "commands/batch.h"
 #include "report/outfile.h"
+#include "report/record.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -19,6 +20,15 @@
 #define JOB_VARIABLE "CLKIT_JOB" /* set by grade.sbatch: the job its tasks belong to */
 #define JOB_SIZE 17               /* a job stamp: 16 hex digits and a NUL */
 #define GRACE_MINUTES 2
+/* A task's budget without --budget: Slurm's --time stops a task on the wall clock, so a task keeps a budget that
+   leaves it time to write the labs it graded. */
+#define SLURM_DEFAULT_BUDGET_S 540
+
+/* The budget each task grades within. */
+static int slurm_budget_s(const struct cli *cli)
+{
+    return cli->budget_s > 0 ? cli->budget_s : SLURM_DEFAULT_BUDGET_S;
+}
 
 /* Writes text to out in single quotes, for the shell. */
 static void shell_quote(FILE *out, const char *text)
@@ -129,14 +139,14 @@ static int write_script(const struct grading *g, const struct cli *cli, int dirf
     if (cli->slurm_gpus > 0)
         fprintf(out, "#SBATCH --gres=gpu:%d\n", cli->slurm_gpus);
     fprintf(out, "#SBATCH --cpus-per-task=%d\n#SBATCH --time=%d\n#SBATCH --output=%s/logs/task-%%a.log\n",
-            cli->slurm_cpus, (cli->budget_s + 59) / 60 + GRACE_MINUTES, dir);
+            cli->slurm_cpus, (slurm_budget_s(cli) + 59) / 60 + GRACE_MINUTES, dir);
     /* The job's stamp: a task of this script grades only the class this run wrote, and stamps its results. */
     fprintf(out, "export " JOB_VARIABLE "=%s\n", job);
     fputs("exec ", out);
     shell_quote(out, grade);
     fputs(" --task ", out);
     shell_quote(out, dir);
-    fprintf(out, " --seed %llu --budget %d --timeout %d --device ", (unsigned long long)g->seed, cli->budget_s,
+    fprintf(out, " --seed %llu --budget %d --timeout %d --device ", (unsigned long long)g->seed, slurm_budget_s(cli),
             cli->timeout_s);
     shell_quote(out, cli->device ? cli->device : cli->slurm_gpus > 0 ? "gpu" : "cpu");
     fprintf(out, "%s", cli->quick ? " --quick" : "");
@@ -385,20 +395,14 @@ static int task_of_job(const char *dir, const char *job)
 static int task_grade(struct grading *g, const struct student *s, const char *results, int resultsfd,
                       const char *job)
 {
-    char row[BATCH_NAME_MAX + 16], staged[BATCH_NAME_MAX + 24], stamp[BATCH_NAME_MAX + 16];
+    char stamp[BATCH_NAME_MAX + 16];
     const char *why;
-    FILE *out;
     snprintf(stamp, sizeof stamp, "%s.job", s->name);
     unlinkat(resultsfd, stamp, 0); /* no earlier stamp vouches for results this task has not written yet */
     why = batch_grade_student(g, s, results);
-    /* A task that did not finish leaves the row that says why, where the merge looks for it. */
-    snprintf(row, sizeof row, "%s.row", s->name);
-    snprintf(staged, sizeof staged, "%s.why", row);
-    if (why && (out = outfile_create(resultsfd, staged)) != NULL) {
-        batch_collect(g, s, why, results, out, 0);
-        fclose(out);
-        renameat(resultsfd, staged, resultsfd, row);
-    }
+    /* A task that did not finish leaves the record that says why, where the merge looks for it. */
+    if (why)
+        batch_settle(s, why, results);
     return stamp_result(resultsfd, s, job);
 }
 
@@ -444,48 +448,41 @@ static int class_labs(char *header, struct judge_config *config)
     return config->lab_count > 0 ? 0 : -1;
 }
 
-/* Whether the row of student s ends in the status "set-up error": the task ran but could not grade (no device,
-   the kit not built), which is the cluster's failure, not a grade. */
-static int row_is_setup_error(int fd, const struct student *s)
+/* Whether student s's record says "set-up error": the task ran but could not grade (no device, the kit not built),
+   which is the cluster's failure, not a grade. */
+static int record_is_setup_error(int fd, const struct student *s)
 {
-    char name[BATCH_NAME_MAX + 16], line[8192];
-    const char *status = ",set-up error\n";
-    FILE *in;
-    int found;
-    snprintf(name, sizeof name, "%s.row", s->name);
-    if (!(in = outfile_read(fd, name)))
-        return 0;
-    found = fgets(line, sizeof line, in) && strlen(line) >= strlen(status) &&
-            strcmp(line + strlen(line) - strlen(status), status) == 0;
-    fclose(in);
+    static struct record r;
+    int found = record_read(fd, s->name, &r) == 0 && !r.why[0] && record_status(r.results, r.count) == 2;
+    record_free(&r);
     return found;
 }
 
-/* Each student's row into csv: its task's, when stamped with this job, else a row that says why; returns how many
-   students have no grade of this job (no result, or a task that could not set up), named on stderr. */
-static int merge_rows(struct grading *g, struct student *students, int count, const char *results, int fd,
-                      const char *job, FILE *csv)
+/* Each student's record as the merge takes it: its task's, when stamped with this job, else one that says why;
+   returns how many students have no grade of this job (no result, or a task that could not set up), named on
+   stderr. */
+static int merge_records(struct student *students, int count, const char *results, int fd, const char *job)
 {
     int missing = 0, setup = 0;
     for (int i = 0; i < count; i++) {
-        char row[BATCH_NAME_MAX + 16];
+        char record[BATCH_NAME_MAX + 16];
         FILE *in;
-        snprintf(row, sizeof row, "%s.row", students[i].name);
-        int found = (in = outfile_read(fd, row)) != NULL, mine = found && stamped(fd, &students[i], job);
+        snprintf(record, sizeof record, "%s.record", students[i].name);
+        int found = (in = outfile_read(fd, record)) != NULL, mine = found && stamped(fd, &students[i], job);
         if (in)
             fclose(in);
         if (!mine)
             fprintf(stderr, "%s %s", missing++ ? "," : "grade: no result of this job for:", students[i].name);
-        setup += mine && row_is_setup_error(fd, &students[i]);
-        batch_collect(g, &students[i], mine ? NULL : found ? "not graded: the result in results/ is not of this job "
-                                                             "(an earlier job's, or a task that did not finish)"
-                                                           : "not graded: its Slurm task left no result (see logs/)",
-                      results, csv, 1);
+        setup += mine && record_is_setup_error(fd, &students[i]);
+        batch_settle(&students[i], mine ? NULL : found ? "not graded: the result in results/ is not of this job "
+                                                         "(an earlier job's, or a task that did not finish)"
+                                                       : "not graded: its Slurm task left no result (see logs/)",
+                     results);
     }
     if (missing)
         fputs(" (rerun their tasks: SLURM_ARRAY_TASK_ID is their line in class.txt, from 0)\n", stderr);
     for (int i = 0, named = 0; setup && i < count; i++)
-        if (stamped(fd, &students[i], job) && row_is_setup_error(fd, &students[i]))
+        if (stamped(fd, &students[i], job) && record_is_setup_error(fd, &students[i]))
             fprintf(stderr, "%s %s", named++ ? "," : "grade: these tasks could not set up (see logs/):",
                     students[i].name);
     if (setup)
@@ -502,21 +499,15 @@ int slurm_merge(struct grading *g, const struct cli *cli)
     char results[PATH_MAX + 16];
     int count = read_class(cli->merge, text, sizeof text, &header, students, BATCH_MAX_STUDENTS), missing = 0;
     int fd = -1, rc = 2;
-    FILE *csv = NULL;
-    /* The class's labs, from its file, for the rows and the header; the command line's come back after. */
+    char note[96];
+    snprintf(results, sizeof results, "%s/" RESULTS_DIR, cli->merge);
+    /* The class's labs, from its file, for the columns of scores.csv; the command line's come back after. */
     if (count >= 0 && class_labs(text, &g->config) != 0)
         fprintf(stderr, "grade: %s/" CLASS_FILE " names no labs on its first line\n", cli->merge);
-    else if (count >= 0 && (fd = results_dir(cli->merge)) >= 0 && !(csv = outfile_create(fd, "scores.csv")))
-        fprintf(stderr, "grade: cannot write %s/" RESULTS_DIR "/scores.csv: %s\n", cli->merge, strerror(errno));
-    snprintf(results, sizeof results, "%s/" RESULTS_DIR, cli->merge);
-    if (csv) {
-        batch_csv_header(&g->config, csv);
-        missing = merge_rows(g, students, count, results, fd, header.job, csv);
-        fclose(csv);
-        printf("wrote %s/scores.csv: %d students, %d without a grade of this job\n", results, count, missing);
-        rc = missing ? 2 : 0;
-        if (cli->html && batch_report(g, cli->html, results, students, count) != 0)
-            rc = 2;
+    else if (count >= 0 && (fd = results_dir(cli->merge)) >= 0) {
+        missing = merge_records(students, count, results, fd, header.job);
+        snprintf(note, sizeof note, ": %d students, %d without a grade of this job", count, missing);
+        rc = batch_write_class(g, cli->html, results, students, count, stdout, note) != 0 || missing ? 2 : 0;
     }
     g->config = given;
     if (fd >= 0)

@@ -46,8 +46,8 @@ static void run_again(struct lab_run *r, size_t max_local, const struct case_log
     }
 }
 
-void recheck_run(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, const struct case_log *device,
-                 const struct reference *ref, struct case_log *unoptimised)
+void compiler_recheck_run(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed,
+                          const struct case_log *device, const struct reference *ref, struct case_log *unoptimised)
 {
     struct lab_run r = {.g = g, .lab = lab, .seed = seed, .mode = RUNLAB_GRADE, .unoptimised = 1};
     static size_t chosen[RUNLAB_MAX_CASES];

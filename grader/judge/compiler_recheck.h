@@ -15,7 +15,7 @@ int recheck_needed(const struct case_log *device, const struct reference *ref);
 /* Runs again, on the device with the kernel built without optimisation, the cases device computed wrong when the
    two judges disagree (recheck_needed), and fills unoptimised with the same list as device, ran[i] set for each
    case it ran again; leaves unoptimised->count 0 when nothing needed it. */
-void recheck_run(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, const struct case_log *device,
-                 const struct reference *ref, struct case_log *unoptimised);
+void compiler_recheck_run(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed,
+                          const struct case_log *device, const struct reference *ref, struct case_log *unoptimised);
 
 #endif

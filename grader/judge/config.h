@@ -14,7 +14,7 @@ struct judge_config {
     const char *device; /* the device's SPEC (a name, an index, gpu, cpu, oclgrind); NULL: the first device */
     int simulated;      /* the device is Oclgrind's: the kernel runs only under the reference judge */
     int timeout_s;      /* one confined run's deadline */
-    int budget_s;       /* seconds one submission may take in all */
+    int budget_s;       /* seconds one submission may take in all; 0: no budget */
     long only_case;     /* the one case to replay, or -1 for every case */
     int quick;          /* no timed runs */
     int sanitize;       /* the small cases under Oclgrind's checks as well */

@@ -62,8 +62,8 @@ static const char *why_not_timed(const struct lab_run *r, const struct case_log 
     return why;
 }
 
-int devicerun_lab(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, struct case_log *log,
-                  struct grade_lab_result *result)
+int device_test_run(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, struct case_log *log,
+                    struct grade_lab_result *result)
 {
     struct lab_run r = {.g = g, .lab = lab, .seed = seed, .mode = RUNLAB_GRADE};
     static struct oclgrind_command wrapper;
@@ -76,7 +76,6 @@ int devicerun_lab(struct grading *g, const struct grade_lab_spec *lab, uint64_t 
     runlab_open(&r, simulated ? wrapper.argv : NULL, simulated ? 10 * g->config.timeout_s : g->config.timeout_s);
     char *device = safetext_clean(r.hello.device_name, sizeof result->device);
     if (r.hello.ok) {
-        snprintf(g->device_name, sizeof g->device_name, "%s", r.hello.device_name);
         g->device_is_gpu = r.hello.is_gpu;
         g->max_local = r.max_local;
     }

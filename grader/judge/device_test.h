@@ -7,7 +7,7 @@
 /* Grades lab's kernel on the device: adds the build test, fills log with every case it ran and, unless the
    cases failed or --quick, adds the speed test. Returns 1 when the kernel built, 0 when not, 2 on a set-up
    error (in result). */
-int devicerun_lab(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, struct case_log *log,
-                  struct grade_lab_result *result);
+int device_test_run(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, struct case_log *log,
+                    struct grade_lab_result *result);
 
 #endif

@@ -459,9 +459,9 @@ static int simulated_verdict(const struct host_run *h, const struct ledger_view 
     return passed;
 }
 
-/* Lab 12: judges the run's commands (judge/command_trace.h): a race or a broken contract fails the run (its result is right
-   only by the device's luck); at the lab's size the overlap is judged too, for the technique test, in h. Returns 1
-   when the run still passes. */
+/* Lab 12: judges the run's commands (judge/command_trace.h): a race or a broken contract fails the run (its result is
+   right only by the device's luck); at the lab's size the overlap is judged too, for the technique test, in h. Returns
+   1 when the run still passes. */
 static int schedule_verdict(const struct hostprog_job *job, struct host_run *h, const struct host_check *check,
                             const struct ledger_view *v, const char *head, char *reason, size_t size)
 {
@@ -599,7 +599,7 @@ static void schedule_test(const struct grade_lab_spec *lab, const struct host_ru
     result_add(result, "technique", h->schedule_passed ? points : 0, points, h->schedule_passed, text);
 }
 
-void hostprog_test(const struct hostprog_job *job, struct grade_lab_result *result)
+void host_test_run(const struct hostprog_job *job, struct grade_lab_result *result)
 {
     static struct host_run h;
     char reason[REASON_SIZE] = "";

@@ -20,6 +20,6 @@ struct hostprog_job {
 /* The host program's run folder: run-lab4-host, apart from the kernel runner's. */
 #define HOSTPROG_RUN "-host"
 
-void hostprog_test(const struct hostprog_job *job, struct grade_lab_result *result);
+void host_test_run(const struct hostprog_job *job, struct grade_lab_result *result);
 
 #endif

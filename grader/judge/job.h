@@ -5,13 +5,20 @@
 
 #include "judge/config.h"
 #include "judge/result.h"
-#include "report/report.h"
 #include "sandbox/sandbox.h"
-#include "wire/course.h"
+#include "judge/course.h"
 
 #include <limits.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <time.h>
+
+/* Where a job's text goes: its progress lines and, above the judge, its report. */
+struct report_style {
+    FILE *out;
+    int colour;  /* ANSI colours (a terminal, and NO_COLOR unset) */
+    int verbose; /* show the details of passed tests too */
+};
 
 struct grading {
     struct judge_config config; /* built once by the command; a worker sets its own device in it */
@@ -27,7 +34,6 @@ struct grading {
     struct report_style style;
     uint64_t seed;
     double started;            /* when grading of this source began, for --budget */
-    char device_name[128];     /* the device the last runner met ("" before any) */
     int device_is_gpu;
     size_t max_local;          /* the largest work-group the last device's build allows */
     struct course course;      /* where speed counts, and for how many points */

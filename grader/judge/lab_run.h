@@ -7,7 +7,7 @@
 #include "judge/guard_check.h"
 #include "wire/harness.h"
 #include "labs/spec.h"
-#include "wire/profile.h"
+#include "judge/profile.h"
 #include "judge/session.h"
 
 #include <limits.h>

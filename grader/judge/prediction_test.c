@@ -294,8 +294,8 @@ static void describe(const struct grade_lab_spec *lab, const struct predict_entr
     clk_append(text, size, "%s", e->answered ? "; answered" : "; no answer yet");
 }
 
-void predict_test(const char *dir, const struct grade_lab_spec *lab, const struct technique_counts *counts,
-                  int counted, struct grade_lab_result *result)
+void prediction_test_run(const char *dir, const struct grade_lab_spec *lab, const struct technique_counts *counts,
+                         int counted, struct grade_lab_result *result)
 {
     static char text[4096];
     struct predict_entry entries[PREDICT_MAX_QUESTIONS];

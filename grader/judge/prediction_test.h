@@ -31,8 +31,8 @@ const char *predict_figure_of(const char *lab, int question);
    what was measured (from counts, the technique case's, when counted is set, and from the speed test already in
    result), and how many fall within the figure's stated margin; its metrics hold questions=, predicted=,
    answered=, measured= and within= for the class report. */
-void predict_test(const char *dir, const struct grade_lab_spec *lab, const struct technique_counts *counts,
-                  int counted, struct grade_lab_result *result);
+void prediction_test_run(const char *dir, const struct grade_lab_spec *lab, const struct technique_counts *counts,
+                         int counted, struct grade_lab_result *result);
 
 /* Adds to *predicted and *within the counts of result's predictions test (nothing when it has none): what the class
    report shows per student. */

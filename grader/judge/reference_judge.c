@@ -367,8 +367,8 @@ static int timed_out_in_a_case(const struct reference *ref, const char *failure)
     return at >= 0 && (strstr(failure, "did not finish") || strstr(failure, "timed out"));
 }
 
-void sanitize_run(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, size_t max_local,
-                  long only_case, struct reference *ref)
+void reference_judge_run(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, size_t max_local,
+                         long only_case, struct reference *ref)
 {
     struct case_log *given = ref->log;
     char failure[1024] = "", first[1024] = "";

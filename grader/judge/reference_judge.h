@@ -35,7 +35,7 @@ struct reference {
                                  the cases it judged before stand, the others are the device's alone */
     int counts_lost;          /* the technique case went uncounted through no fault of the kernel */
     char why[2048];
-    struct case_log *log;     /* its verdict on each case it ran (set before sanitize_run: the log to fill) */
+    struct case_log *log;     /* its verdict on each case it ran (set before reference_judge_run: the log to fill) */
     int log_given;
     int findings;             /* distinct problems found (races, bad accesses, uninitialised values, divergence) */
     char findings_text[8192]; /* one line each, with file:line and a hint */
@@ -46,8 +46,8 @@ struct reference {
 /* Runs lab's small exact cases (from a device allowing work-groups of max_local; only case only_case when >= 0)
    and then its technique case under Oclgrind, each within a limit, and fills ref (and ref->log, when set); when
    Oclgrind fails, tries again without its uninitialised-value checker, then without the kit's plugin. */
-void sanitize_run(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, size_t max_local,
-                  long only_case, struct reference *ref);
+void reference_judge_run(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, size_t max_local,
+                         long only_case, struct reference *ref);
 
 /* Oclgrind's command line around a runner: argv points into the buffers beside it. */
 struct oclgrind_command {
@@ -61,7 +61,7 @@ struct oclgrind_command {
    kit's counting plugin, the devices' local memory. Returns 0, or -1 when Oclgrind is not installed. */
 int sanitize_wrapper(struct grading *g, const struct grade_lab_spec *lab, struct oclgrind_command *command);
 
-/* Frees what sanitize_run allocated. */
+/* Frees what reference_judge_run allocated. */
 void sanitize_free(struct reference *ref);
 
 #endif

@@ -27,8 +27,8 @@
 const struct case_verdict *verdict_reference_of(const struct reference *ref, const struct grade_case *c);
 
 /* Adds the exact, real and memory-safety tests of lab to result from the device's log, ref (ref->ran 0: no
-   reference judge, and the report says which checks it could not make) and unoptimised (recheck_run's log; NULL
-   or empty when nothing was run again). */
+   reference judge, and the report says which checks it could not make) and unoptimised (compiler_recheck_run's log;
+   NULL or empty when nothing was run again). */
 void verdict_cases(const struct grading *g, const struct grade_lab_spec *lab, uint64_t seed,
                    const struct case_log *device, const struct reference *ref, const struct case_log *unoptimised,
                    struct grade_lab_result *result);

@@ -6,8 +6,9 @@
 #include <stdio.h>
 
 /* Blelloch's sweeps add B - 1 times up and B - 1 times down per block of B: 2 per element, 3 where a kernel adds
-   an offset (0 in scan_blocks) on the way out; Hillis-Steele's doubling adds log2(B) - 1 times per element and
-   more (8 for blocks of 512). */
+   an offset (0 in scan_blocks) on the way out, 1.5 where each work-item adds its pair in registers first and the
+   sweeps run over the pairs' sums; Hillis-Steele's doubling adds log2(B) - 1 times per element and more (8 for
+   blocks of 512). */
 #define ADDS_BUDGET 4.0
 /* Without LLVM's headers the plugin cannot tell additions: local loads stand in (the sweeps: about 6 per element;
    Hillis-Steele: 2 per pass, about 19). */
@@ -33,7 +34,7 @@ int technique_judge_work_efficient(const struct grade_case *s, const struct tech
     if (c->local_adds < 0)
         return judge_by_loads(c, n, levels, text, size);
     double per_element = c->local_adds / n, item_budget = 4.0 * levels;
-    snprintf(text, size, "scan_blocks: %.2f additions of local values per element (Blelloch's sweeps: 2 to 3; "
+    snprintf(text, size, "scan_blocks: %.2f additions of local values per element (Blelloch's sweeps: 1.5 to 3; "
              "Hillis-Steele: about log2(%.0f) = %.0f; budget: <= %.0f); the most by one work-item: %.0f (the sweeps: "
              "2 log2(B) = %.0f; a serial loop: %.0f; budget: <= %.0f)\nlocal memory: %.1f bank passes per warp "
              "access (measured, not scored: padding the indices brings it near 1)",

@@ -2,8 +2,8 @@
 
 #include "judge/safetext.h"
 #include "report/outfile.h"
+#include "report/record.h"
 
-#include <cjson/cJSON.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,20 +33,15 @@ void contest_place(struct contest_entry *entries, int count, const struct course
     }
 }
 
-/* Marks which labs of a results file were right: a correctness test that failed rules its lab out. */
-static int lab_correct(const cJSON *root, const char *lab)
+/* Whether a lab's kernel was right: every correctness test that ran passed (a pending one counts as not passed). */
+static int lab_correct(const struct grade_lab_result *result)
 {
-    const cJSON *test;
     int seen = 0;
-    cJSON_ArrayForEach(test, cJSON_GetObjectItem(root, "tests")) {
-        const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(test, "name"));
-        const char *status = cJSON_GetStringValue(cJSON_GetObjectItem(test, "status"));
-        size_t length = strlen(lab);
-        if (!name || strncmp(name, lab, length) || strncmp(name + length, ": ", 2))
-            continue;
+    for (int t = 0; t < result->test_count; t++) {
+        const struct grade_test *test = &result->tests[t];
         for (size_t k = 0; k < sizeof correctness / sizeof *correctness; k++)
-            if (!strcmp(name + length + 2, correctness[k])) {
-                if (!status || strcmp(status, "passed"))
+            if (!test->informational && !test->pending && !strcmp(test->name, correctness[k])) {
+                if (!test->passed)
                     return 0;
                 seen++;
             }
@@ -54,53 +49,22 @@ static int lab_correct(const cJSON *root, const char *lab)
     return seen > 0;
 }
 
-/* Adds an entry per lab the results file root has a rate for; returns how many entries there are now. */
-static int read_entries(const cJSON *root, const char *student, struct contest_entry *entries, int count)
+/* Adds an entry per lab of a student's record that has a rate unit; returns how many entries there are now. */
+static int read_entries(const struct record *r, const char *student, struct contest_entry *entries, int count)
 {
-    const cJSON *entry, *devices = cJSON_GetObjectItem(cJSON_GetObjectItem(root, "extra_data"), "devices");
-    cJSON_ArrayForEach(entry, cJSON_GetObjectItem(root, "leaderboard")) {
-        const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(entry, "name")), *space;
+    for (int l = 0; l < r->count && count < MAX_ENTRIES; l++) {
         struct contest_entry *e = &entries[count];
-        if (count == MAX_ENTRIES || !name || !(space = strchr(name, ' ')) || !strcmp(space + 1, "speedup"))
+        if (!r->units[l][0])
             continue;
         memset(e, 0, sizeof *e);
         snprintf(e->student, sizeof e->student, "%s", student);
-        snprintf(e->lab, sizeof e->lab, "%.*s", (int)(space - name), name);
-        snprintf(e->device, sizeof e->device, "%s",
-                 cJSON_GetStringValue(cJSON_GetObjectItem(devices, e->lab)) ? cJSON_GetStringValue(
-                                                                                  cJSON_GetObjectItem(devices, e->lab))
-                                                                            : "");
-        e->rate = cJSON_GetNumberValue(cJSON_GetObjectItem(entry, "value"));
-        e->correct = lab_correct(root, e->lab);
+        snprintf(e->lab, sizeof e->lab, "%s", r->results[l].lab);
+        snprintf(e->device, sizeof e->device, "%s", r->results[l].device);
+        e->rate = record_rate(&r->results[l]);
+        e->correct = lab_correct(&r->results[l]);
         count++;
     }
     return count;
-}
-
-/* Reads NAME.json of results_dir (not through a link); NULL when missing or unreadable. */
-static cJSON *read_results(int dirfd, const char *name)
-{
-    char file[300], *text = NULL;
-    size_t size = 0, n;
-    FILE *in;
-    cJSON *root = NULL;
-    snprintf(file, sizeof file, "%s.json", name);
-    if (!(in = outfile_read(dirfd, file)))
-        return NULL;
-    for (char buffer[8192]; (n = fread(buffer, 1, sizeof buffer, in)) > 0 && size < (16u << 20); size += n) {
-        char *grown = realloc(text, size + n + 1);
-        if (!grown)
-            break;
-        text = grown;
-        memcpy(text + size, buffer, n);
-    }
-    fclose(in);
-    if (text) {
-        text[size] = '\0';
-        root = cJSON_Parse(text);
-    }
-    free(text);
-    return root;
 }
 
 static int by_lab_then_ratio(const void *a, const void *b)
@@ -133,15 +97,15 @@ static void write_rows(FILE *csv, const struct contest_entry *entries, int count
 int contest_write(const char *results_dir, const char *const *names, int count, const struct course *course)
 {
     static struct contest_entry entries[MAX_ENTRIES];
+    static struct record r;
     int dirfd = outfile_dir(results_dir, 0), used = 0;
     FILE *csv;
     if (dirfd < 0)
         return -1;
     for (int i = 0; i < count; i++) {
-        cJSON *root = read_results(dirfd, names[i]);
-        if (root)
-            used = read_entries(root, names[i], entries, used);
-        cJSON_Delete(root);
+        if (record_read(dirfd, names[i], &r) == 0)
+            used = read_entries(&r, names[i], entries, used);
+        record_free(&r);
     }
     contest_place(entries, used, course->tiers, course->tier_count);
     qsort(entries, (size_t)used, sizeof *entries, by_lab_then_ratio);

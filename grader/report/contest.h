@@ -3,7 +3,7 @@
 #ifndef CLKIT_GRADER_CONTEST_H
 #define CLKIT_GRADER_CONTEST_H
 
-#include "wire/course.h"
+#include "judge/course.h"
 
 /* One student's entry for one lab: its rate (GB/s or GFLOP/s, higher is faster) on its device. */
 struct contest_entry {
@@ -18,7 +18,7 @@ struct contest_entry {
    points from tiers (the first tier whose ratio it is within). */
 void contest_place(struct contest_entry *entries, int count, const struct course_tier *tiers, int tier_count);
 
-/* Reads the class's NAME.json files in results_dir, places them and writes results_dir/contest.csv (lab, device,
+/* Reads the class's NAME.record files in results_dir, places them and writes results_dir/contest.csv (lab, device,
    student, rate, ratio, extra points; fastest first); returns 0, or -1 after printing why. */
 int contest_write(const char *results_dir, const char *const *names, int count, const struct course *course);
 

@@ -2,16 +2,16 @@
 
 #include "files.h"
 #include "judge/mismatch.h"
-#include "commands/calibrate.h"
 #include "report/outfile.h"
 #include "judge/safetext.h"
-
-#include <cjson/cJSON.h>
+#include "report/record.h"
+#include "judge/profile.h"
 
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,92 +98,80 @@ static void student_link(FILE *out, const char *name)
     fputs("</a>", out);
 }
 
-/* A count in a test's extra_data (the predictions test's), or 0 when absent or not a sensible count. */
-static int count_of(const cJSON *extra, const char *key)
+/* Points as a results file shows them: two decimals. */
+static double points(double value)
 {
-    double v = cJSON_GetNumberValue(cJSON_GetObjectItem(extra, key));
+    return round(value * 100.0) / 100.0;
+}
+
+/* A count of the predictions test's, or 0 when absent or not a sensible count. */
+static int count_of(const struct grade_test *test, const char *key)
+{
+    double v = strstr(test->metrics, "questions=") ? record_metric(test->metrics, key) : 0.0;
     return v > 0 && v < 1000 ? (int)v : 0;
 }
 
-/* The tests of a results file ("labN: test"), and each lab's rate from its leaderboard. */
-static void read_tests(struct class_data *c, const cJSON *root, struct student_row *s)
+/* One test of lab as a row of s: its name as the results show it ("(informational)" kept, "(pending)" dropped:
+   the same test as a student's scored one), its points to two decimals, its output as safe text. */
+static void add_test(struct class_data *c, const char *lab, const struct grade_test *test, struct student_row *s)
 {
-    const cJSON *test, *entry, *devices = cJSON_GetObjectItem(cJSON_GetObjectItem(root, "extra_data"), "devices");
-    cJSON_ArrayForEach(test, cJSON_GetObjectItem(root, "tests")) {
-        const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(test, "name"));
-        const char *colon = name ? strstr(name, ": ") : NULL;
-        const char *status = cJSON_GetStringValue(cJSON_GetObjectItem(test, "status"));
-        struct test_row *t = &s->tests[s->count];
-        if (!colon || s->count == MAX_TESTS)
-            continue;
-        safetext_cut(t->lab, sizeof t->lab, name, (size_t)(colon - name));
-        safetext_cut(t->test, sizeof t->test, colon + 2, strlen(colon + 2));
-        t->score = cJSON_GetNumberValue(cJSON_GetObjectItem(test, "score"));
-        t->max = cJSON_GetNumberValue(cJSON_GetObjectItem(test, "max_score"));
-        t->passed = status && strcmp(status, "passed") == 0;
-        t->informational = t->max == 0;
-        const cJSON *extra = cJSON_GetObjectItem(test, "extra_data");
-        s->predicted += count_of(extra, "predicted");
-        s->within += count_of(extra, "within");
-        t->pending = cJSON_IsTrue(cJSON_GetObjectItem(extra, "pending"));
-        if (t->pending && strstr(t->test, " (pending)")) /* the same test as a student's scored one */
-            *strstr(t->test, " (pending)") = '\0';
-        const char *output = cJSON_GetStringValue(cJSON_GetObjectItem(test, "output"));
-        t->output = strdup(output ? output : "");
-        lab_index(c, t->lab);
-        s->count++;
+    struct test_row *t = &s->tests[s->count];
+    char name[128], *output = safetext_clean(test->reason, 0);
+    if (s->count == MAX_TESTS) {
+        free(output);
+        return;
     }
-    cJSON_ArrayForEach(entry, cJSON_GetObjectItem(root, "leaderboard")) {
-        const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(entry, "name")), *space;
-        int l;
-        if (!name || !(space = strchr(name, ' ')) || strcmp(space + 1, "speedup") == 0)
+    snprintf(name, sizeof name, "%s%s", test->name, test->informational ? " (informational)" : "");
+    safetext_cut(t->lab, sizeof t->lab, lab, strlen(lab));
+    safetext_cut(t->test, sizeof t->test, name, strlen(name));
+    t->score = test->informational ? 0.0 : points(test->score);
+    t->max = test->informational ? 0.0 : points(test->max);
+    t->passed = !test->pending && test->passed;
+    t->informational = t->max == 0;
+    t->pending = test->pending;
+    s->predicted += count_of(test, "predicted");
+    s->within += count_of(test, "within");
+    t->output = output ? output : strdup("");
+    lab_index(c, t->lab);
+    s->count++;
+}
+
+/* The tests of a student's record, a lab's set-up error first among its own, and each lab's rate: its speed
+   test's (0 when not timed), on its device. */
+static void read_tests(struct class_data *c, const struct record *r, struct student_row *s)
+{
+    for (int l = 0; l < r->count; l++) {
+        const struct grade_lab_result *result = &r->results[l];
+        if (result->setup_error) {
+            struct grade_test setup = {.name = "set-up", .reason = result->setup_error};
+            add_test(c, result->lab, &setup, s);
+        }
+        for (int t = 0; t < result->test_count; t++)
+            add_test(c, result->lab, &result->tests[t], s);
+    }
+    for (int l = 0, i; l < r->count; l++) {
+        const struct grade_lab_result *result = &r->results[l];
+        if (!r->units[l][0] || (i = lab_index(c, result->lab)) < 0)
             continue;
-        char lab[16];
-        safetext_cut(lab, sizeof lab, name, (size_t)(space - name));
-        if ((l = lab_index(c, lab)) < 0)
-            continue;
-        s->rates[l] = cJSON_GetNumberValue(cJSON_GetObjectItem(entry, "value"));
-        safetext_cut(c->units[l], sizeof c->units[l], space + 1, strlen(space + 1));
-        const char *device = cJSON_GetStringValue(cJSON_GetObjectItem(devices, lab));
-        safetext_cut(s->devices[l], sizeof s->devices[l], device ? device : "", strlen(device ? device : ""));
+        s->rates[i] = record_rate(result);
+        safetext_cut(c->units[i], sizeof c->units[i], r->units[l], strlen(r->units[l]));
+        safetext_cut(s->devices[i], sizeof s->devices[i], result->device, strlen(result->device));
     }
 }
 
-/* The whole of a small regular file, not through a link (caller frees), or NULL. */
-static char *read_result(int dirfd, const char *name)
-{
-    FILE *in = outfile_read(dirfd, name);
-    char *text = NULL;
-    size_t size = 0;
-    FILE *copy = in ? open_memstream(&text, &size) : NULL;
-    char buffer[8192];
-    size_t n;
-    while (copy && (n = fread(buffer, 1, sizeof buffer, in)) > 0)
-        fwrite(buffer, 1, n, copy);
-    if (copy)
-        fclose(copy);
-    if (in)
-        fclose(in);
-    return text;
-}
-
-/* Loads results_dir's NAME.json into s; a student whose file is missing or unreadable is listed with no tests. */
+/* Loads results_dir's NAME.record into s; a student whose record is missing or unreadable is listed with no tests. */
 static void load_student(struct class_data *c, int dirfd, const char *name, struct student_row *s)
 {
-    char file[300];
-    snprintf(file, sizeof file, "%s.json", name);
-    char *text = read_result(dirfd, file);
-    cJSON *root = text ? cJSON_Parse(text) : NULL;
-    free(text);
+    static struct record r;
     memset(s, 0, sizeof *s);
     safetext_cut(s->name, sizeof s->name, name, strlen(name));
-    if (root)
-        read_tests(c, root, s);
+    if (record_read(dirfd, name, &r) == 0)
+        read_tests(c, &r, s);
+    record_free(&r);
     for (int t = 0; t < s->count; t++) {
         s->total += s->tests[t].score;
         s->max += s->tests[t].max;
     }
-    cJSON_Delete(root);
 }
 
 /* The rows of a mismatch map in a test's output, drawn as a heat map: one square per cell. */
@@ -230,7 +218,7 @@ static double solution_share(const char *kit_root, const char *device, const cha
     char name[300], path[PATH_MAX + 320], line[1024], key[40];
     double share = -1.0;
     FILE *in;
-    calibrate_file_name(device, name, sizeof name);
+    profile_file_name(device, name, sizeof name);
     snprintf(path, sizeof path, "%s/docs/results/bench-%.*s.csv", kit_root, (int)(strlen(name) - 5), name);
     snprintf(key, sizeof key, ",%s,", lab);
     if (!device[0] || !(in = fopen(path, "r")))
@@ -531,7 +519,7 @@ static int by_name(const void *a, const void *b)
     return strcmp(((const struct student_row *)a)->name, ((const struct student_row *)b)->name);
 }
 
-/* Loads the listed students' NAME.json from dir into c; returns how many, or -1 when dir cannot be opened. */
+/* Loads the listed students' NAME.record from dir into c; returns how many, or -1 when dir cannot be opened. */
 static int load_class(const char *dir, const char *const *names, int count, struct class_data *c)
 {
     int dirfd = outfile_dir(dir, 0);
@@ -578,7 +566,7 @@ int html_write_student(const char *results_dir, const char *name, const char *ou
     const char *names[] = {name};
     int dirfd = -1, rc = -1;
     if (load_class(results_dir, names, 1, &c) <= 0 || c.students[0].count == 0)
-        fprintf(stderr, "grade: no results to report in %s/%s.json\n", results_dir, name);
+        fprintf(stderr, "grade: no results to report in %s/%s.record\n", results_dir, name);
     else if ((dirfd = outfile_dir(out_dir, 1)) < 0 || write_student(&c, &c.students[0], dirfd, "index.html", 0) != 0)
         fprintf(stderr, "grade: cannot write %s/index.html\n", out_dir);
     else {
@@ -597,7 +585,7 @@ int html_write_class(const char *results_dir, const char *out_dir, const char *k
     struct class_data c = {.kit_root = kit_root};
     int rc;
     if (load_class(results_dir, names, count, &c) <= 0) {
-        fprintf(stderr, "grade: no results to report in %s (batch grading writes STUDENT.json there)\n", results_dir);
+        fprintf(stderr, "grade: no results to report in %s (batch grading writes STUDENT.record there)\n", results_dir);
         free(c.students);
         return -1;
     }

@@ -2,15 +2,10 @@
 #ifndef CLKIT_GRADER_REPORT_H
 #define CLKIT_GRADER_REPORT_H
 
+#include "judge/job.h" /* struct report_style */
 #include "judge/result.h"
 
 #include <stdio.h>
-
-struct report_style {
-    FILE *out;
-    int colour;  /* ANSI colours (a terminal, and NO_COLOR unset) */
-    int verbose; /* show the details of passed tests too */
-};
 
 /* Fills style for out: colour only on a terminal and when NO_COLOR is unset. */
 void report_style_for(FILE *out, int verbose, struct report_style *style);

@@ -30,8 +30,12 @@ const struct result_writer result_writer_classroom = {
     .write = export_classroom,
 };
 
+extern const struct result_writer result_writer_lab_csv; /* lab_csv.c */
+extern const struct result_writer result_writer_record;  /* record.c */
+
 const struct result_writer *const result_writers[] = {
-    &result_writer_json, &result_writer_junit, &result_writer_classroom, &result_writer_csv, NULL,
+    &result_writer_json, &result_writer_junit,   &result_writer_classroom,
+    &result_writer_csv,  &result_writer_lab_csv, &result_writer_record, NULL,
 };
 
 int result_writer_index(const char *option)

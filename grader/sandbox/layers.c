@@ -6,10 +6,11 @@
 
 #include <string.h>
 
+extern const struct sandbox_layer layer_core; /* core.c */
+
 const struct sandbox_layer *const sandbox_layer_table[] = {
-    &layer_session, &layer_limits,    &layer_environment, &layer_user,
-    &layer_seccomp, &layer_scratch,   &layer_bubblewrap,  &layer_landlock,
-    NULL,
+    &layer_session, &layer_limits,  &layer_core,       &layer_environment, &layer_user,
+    &layer_seccomp, &layer_scratch, &layer_bubblewrap, &layer_landlock,    NULL,
 };
 
 static int always(void)

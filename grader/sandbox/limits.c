@@ -24,7 +24,6 @@ static int apply(struct layer_run *run)
 {
     const struct sandbox_policy *p = run->policy;
     struct stat st;
-    set_limit(RLIMIT_CORE, 0);
     set_limit(RLIMIT_FSIZE, FILE_SIZE_LIMIT);
     set_limit(RLIMIT_NOFILE, LAYER_OPEN_FILES);
     set_limit(RLIMIT_CPU, (rlim_t)(4 * p->timeout_s + 30));
@@ -48,7 +47,7 @@ static void phrase(int held, char *text, size_t size)
 const struct sandbox_layer layer_limits = {
     .name = "limits",
     .confines = "memory (its processes together, from the lab's measured need), processes, CPU time, file size, "
-                "open files, no core files",
+                "open files",
     .holds = holds,
     .phrase = phrase,
     .apply = apply,

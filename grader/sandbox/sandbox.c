@@ -255,29 +255,84 @@ static int is_kept(pid_t pid)
     return 0;
 }
 
+/* Whether the kernel lists each thread's children in /proc (CONFIG_PROC_CHILDREN), asked once. */
+static int have_children_lists(void)
+{
+    static int known = -1;
+    char path[96];
+    if (known < 0) {
+        snprintf(path, sizeof path, "/proc/%ld/task/%ld/children", (long)getpid(), (long)getpid());
+        known = access(path, R_OK) == 0;
+    }
+    return known;
+}
+
+/* The children of pid, from each of its threads' list in /proc: a walk of this process's own tree, where a scan of
+   every process would cost as much as the machine runs (have_children_lists first); returns how many. */
+static int children_of(pid_t pid, pid_t *children, int max)
+{
+    char path[64];
+    int count = 0;
+    snprintf(path, sizeof path, "/proc/%ld/task", (long)pid);
+    DIR *d = opendir(path);
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL) {
+        char list[300];
+        long child;
+        FILE *f;
+        if (e->d_name[0] < '0' || e->d_name[0] > '9')
+            continue;
+        snprintf(list, sizeof list, "/proc/%ld/task/%.20s/children", (long)pid, e->d_name);
+        if (!(f = fopen(list, "r")))
+            continue;
+        while (count < max && fscanf(f, "%ld", &child) == 1)
+            children[count++] = (pid_t)child;
+        fclose(f);
+    }
+    if (d)
+        closedir(d);
+    return count;
+}
+
+/* This process's children (not the helper judges it keeps) into found, by a scan of /proc where the kernel keeps no
+   lists of children; returns how many. */
+static int own_children(pid_t *found, int max)
+{
+    pid_t listed[256];
+    int count = 0, n = have_children_lists() ? children_of(getpid(), listed, 256) : 0;
+    for (int i = 0; i < n && count < max; i++)
+        if (!is_kept(listed[i]))
+            found[count++] = listed[i];
+    if (have_children_lists())
+        return count;
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    while (d && count < max && (e = readdir(d)) != NULL) {
+        char path[300], line[1024], *name_end;
+        int parent = 0;
+        FILE *f;
+        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+        if (e->d_name[0] < '0' || e->d_name[0] > '9' || !(f = fopen(path, "r")))
+            continue;
+        /* The name may hold spaces and parentheses of its choosing: the fields start after its last ')'. */
+        if (fgets(line, sizeof line, f) && (name_end = strrchr(line, ')')) &&
+            sscanf(name_end + 1, " %*c %d", &parent) == 1 && parent == getpid() && !is_kept((pid_t)atoi(e->d_name)))
+            found[count++] = (pid_t)atoi(e->d_name);
+        fclose(f);
+    }
+    if (d)
+        closedir(d);
+    return count;
+}
+
 void sandbox_kill_orphans(void)
 {
     for (int round = 0; round < 200; round++) {
-        pid_t found[256];
-        int count = 0;
-        DIR *d = opendir("/proc");
-        struct dirent *e;
-        while (d && (e = readdir(d)) != NULL) {
-            char path[300], line[1024], *name_end;
-            int parent = 0;
-            FILE *f;
-            snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
-            if (e->d_name[0] < '0' || e->d_name[0] > '9' || !(f = fopen(path, "r")))
-                continue;
-            /* The name may hold spaces and parentheses of its choosing: the fields start after its last ')'. */
-            if (fgets(line, sizeof line, f) && (name_end = strrchr(line, ')')) &&
-                sscanf(name_end + 1, " %*c %d", &parent) == 1 && parent == getpid() &&
-                !is_kept((pid_t)atoi(e->d_name)) && count < 256 && kill((pid_t)atoi(e->d_name), SIGKILL) == 0)
-                found[count++] = (pid_t)atoi(e->d_name);
-            fclose(f);
-        }
-        if (d)
-            closedir(d);
+        pid_t children[256], found[256];
+        int count = 0, n = own_children(children, 256);
+        for (int i = 0; i < n; i++)
+            if (kill(children[i], SIGKILL) == 0)
+                found[count++] = children[i];
         for (int i = 0; i < count; i++) /* leftovers only: a helper judge is waited for by whoever started it */
             waitpid(found[i], NULL, WNOHANG);
         if (!count)
@@ -305,32 +360,69 @@ struct process_use {
     unsigned long long ticks;
 };
 
-/* Reads every process's use; returns how many. */
+/* Reads the use of the process whose stat file f is (pid named); returns 0, or -1 when it is unreadable. */
+static int read_use(FILE *f, const char *pid, struct process_use *u)
+{
+    char line[1024], *name_end;
+    unsigned long user, system;
+    long child_user, child_system;
+    /* Fields 4 (parent), 14 to 17 (CPU ticks) and 24 (resident pages), counted after the name's last ')', for the
+       name may hold spaces and parentheses of its choosing. */
+    if (!fgets(line, sizeof line, f) || !(name_end = strrchr(line, ')')) ||
+        sscanf(name_end + 1, " %*c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu %ld %ld %*d %*d %*d %*d %*u "
+                             "%*u %ld", &u->parent, &user, &system, &child_user, &child_system, &u->pages) != 6)
+        return -1;
+    u->pid = (pid_t)atoi(pid);
+    u->ticks = user + system + (unsigned long long)(child_user > 0 ? child_user : 0) +
+               (unsigned long long)(child_system > 0 ? child_system : 0);
+    return 0;
+}
+
+/* Reads the use of process pid (its /proc name) into *u; returns 1, or 0 when it is gone or unreadable. */
+static int use_of(const char *pid, struct process_use *u)
+{
+    char path[300];
+    FILE *f;
+    int read;
+    snprintf(path, sizeof path, "/proc/%.20s/stat", pid);
+    if (pid[0] < '0' || pid[0] > '9' || !(f = fopen(path, "r")))
+        return 0;
+    read = read_use(f, pid, u) == 0;
+    fclose(f);
+    return read;
+}
+
+/* Reads the use of the processes below this one (not the helper judges it keeps), down their lists of children;
+   returns how many. */
+static int read_below(struct process_use *procs)
+{
+    static pid_t queue[MAX_PROCESSES];
+    int count = 0, queued = children_of(getpid(), queue, MAX_PROCESSES), kept_out = 0;
+    for (int i = 0; i < queued; i++) /* the helper judges watch their own runs */
+        if (!is_kept(queue[i]))
+            queue[kept_out++] = queue[i];
+    queued = kept_out;
+    for (int next = 0; next < queued && count < MAX_PROCESSES; next++) {
+        char pid[24];
+        snprintf(pid, sizeof pid, "%ld", (long)queue[next]);
+        if (use_of(pid, &procs[count]))
+            count++;
+        queued += children_of(queue[next], queue + queued, MAX_PROCESSES - queued);
+    }
+    return count;
+}
+
+/* Reads every process's use, or where the kernel lists children, only the use of those below this one; returns how
+   many. */
 static int read_processes(struct process_use *procs)
 {
+    if (have_children_lists())
+        return read_below(procs);
     DIR *d = opendir("/proc");
     struct dirent *e;
     int count = 0;
-    while (d && count < MAX_PROCESSES && (e = readdir(d)) != NULL) {
-        char path[300], line[1024], *name_end;
-        unsigned long user, system;
-        long child_user, child_system;
-        struct process_use *u = &procs[count];
-        FILE *f;
-        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
-        if (e->d_name[0] < '0' || e->d_name[0] > '9' || !(f = fopen(path, "r")))
-            continue;
-        /* Fields 4 (parent), 14 to 17 (CPU ticks) and 24 (resident pages), counted after the name's last ')'. */
-        if (fgets(line, sizeof line, f) && (name_end = strrchr(line, ')')) &&
-            sscanf(name_end + 1, " %*c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu %ld %ld %*d %*d %*d %*d %*u "
-                                 "%*u %ld", &u->parent, &user, &system, &child_user, &child_system, &u->pages) == 6) {
-            u->pid = (pid_t)atoi(e->d_name);
-            u->ticks = user + system + (unsigned long long)(child_user > 0 ? child_user : 0) +
-                       (unsigned long long)(child_system > 0 ? child_system : 0);
-            count++;
-        }
-        fclose(f);
-    }
+    while (d && count < MAX_PROCESSES && (e = readdir(d)) != NULL)
+        count += use_of(e->d_name, &procs[count]);
     if (d)
         closedir(d);
     return count;

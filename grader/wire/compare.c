@@ -3,9 +3,15 @@
 #include "text.h"
 #include "verify.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+/* Results are read back by their bits (a poisoned or integer element is no float): a float is IEEE-754 binary32, as
+   OpenCL's is, and exactly as wide as the uint32_t its bits are read into. */
+_Static_assert(sizeof(float) == sizeof(uint32_t), "a float's bits are read as a uint32_t");
+_Static_assert(FLT_RADIX == 2 && FLT_MANT_DIG == 24 && FLT_MAX_EXP == 128, "float is IEEE-754 binary32");
 
 float compare_poison(void)
 {

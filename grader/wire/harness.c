@@ -9,6 +9,10 @@
 
 #define GUARD_CAP ((size_t)1 << 22)
 
+/* The device's buffers are copied into floats and their guard zones written from uint32_t bits. */
+_Static_assert(sizeof(cl_float) == sizeof(float) && sizeof(cl_uint) == sizeof(uint32_t),
+               "OpenCL's float and uint are the host's float and uint32_t");
+
 size_t harness_guard_elements(const struct grade_launch *launch, size_t count, uint32_t align_bytes)
 {
     size_t items = launch->global[0] * (launch->work_dims > 1 ? launch->global[1] : 1);

@@ -31,7 +31,8 @@ __kernel void scan_blocks(__global const uint *in, __global uint *out, __global 
 }
 
 /* Launched as ONE work-group of L work-items: replaces sums[0 .. count) by its exclusive scan. count may be far more
-   than B: walk it a block at a time, carrying the running total. temp holds 2B uints. */
+   than B: walk it a block at a time, carrying the running total (faster: see the handout's hints). temp holds 2B
+   uints. */
 __kernel void scan_sums(__global uint *sums, __local uint *temp, const int count)
 {
     /* TODO(student) */

@@ -1,13 +1,14 @@
-/* Lab 11: an exclusive scan in three kernels. Each work-group of L work-items scans a block of 2L elements in local
-   memory with Blelloch's work-efficient sweeps (an up-sweep that builds partial sums in a tree, a down-sweep that
-   turns them into the exclusive scan: about 2 additions per element, where Hillis-Steele's doubling does log2(2L)),
-   then one work-group scans the blocks' totals, and each block adds its offset. Sums wrap modulo 2^32, as uint
-   arithmetic does. Indices are padded by one word every 32 so that the sweeps' strided accesses spread over the
-   32 banks of local memory instead of falling into one. */
+/* Lab 11: an exclusive scan in three kernels. Each work-group of L work-items scans a block of 2L elements with
+   Blelloch's work-efficient sweeps (an up-sweep that builds partial sums in a tree, a down-sweep that turns them into
+   the exclusive scan: about 2 additions per element, where Hillis-Steele's doubling does log2(2L)), then one
+   work-group scans the blocks' totals, and each block adds its offset. Sums wrap modulo 2^32, as uint arithmetic
+   does. Indices are padded by one word every 32 so that the sweeps' strided accesses spread over the 32 banks of
+   local memory instead of falling into one. */
 #define LOG_BANKS 5
 #define PAD(i) ((i) + ((i) >> LOG_BANKS))
 
-/* Scans temp's block of 2L values (a power of two) exclusively in place; every work-item gets the block's total. */
+/* Scans temp's first block values (a power of two, at most 2L) exclusively in place; every work-item gets their
+   total. */
 static uint scan_block(__local uint *temp, int block)
 {
     int lid = get_local_id(0), offset = 1;
@@ -35,54 +36,78 @@ static uint scan_block(__local uint *temp, int block)
     return total;
 }
 
-/* Loads values[start + lid] and values[start + lid + L] (0 past count) into temp: coalesced reads. */
-static void load_pair(__global const uint *values, int start, int count, __local uint *temp)
-{
-    int lid = get_local_id(0), items = get_local_size(0);
-    temp[PAD(lid)] = start + lid < count ? values[start + lid] : 0;
-    temp[PAD(lid + items)] = start + lid + items < count ? values[start + lid + items] : 0;
-}
-
-/* Writes the pair back, plus carry, within count. */
-static void store_pair(__global uint *values, int start, int count, __local const uint *temp, uint carry)
-{
-    int lid = get_local_id(0), items = get_local_size(0);
-    if (start + lid < count)
-        values[start + lid] = temp[PAD(lid)] + carry;
-    if (start + lid + items < count)
-        values[start + lid + items] = temp[PAD(lid + items)] + carry;
-}
-
+/* Scans block g: each work-item loads its two adjacent elements (one 8-byte load) and does the up-sweep's first
+   level in registers (their sum) and the down-sweep's last (the right one gets the left one added), so that the
+   sweeps in local memory run over L sums, one level and two barriers fewer than over 2L values. */
 __kernel void scan_blocks(__global const uint *in, __global uint *out, __global uint *sums, __local uint *temp,
                           const int n)
 {
-    int block = 2 * get_local_size(0), start = get_group_id(0) * block;
-    load_pair(in, start, n, temp);
-    uint total = scan_block(temp, block);
-    store_pair(out, start, n, temp, 0);
-    if (get_local_id(0) == 0)
+    int lid = get_local_id(0), items = get_local_size(0), i = get_group_id(0) * 2 * items + 2 * lid;
+    uint2 pair = (uint2)(0, 0);
+    if (i + 1 < n)
+        pair = vload2(0, in + i);
+    else if (i < n)
+        pair.x = in[i];
+    temp[PAD(lid)] = pair.x + pair.y;
+    uint total = scan_block(temp, items);
+    uint before = temp[PAD(lid)];
+    if (i + 1 < n)
+        vstore2((uint2)(before, before + pair.x), 0, out + i);
+    else if (i < n)
+        out[i] = before;
+    if (lid == 0)
         sums[get_group_id(0)] = total;
 }
 
-/* One work-group walks the block totals a block at a time, carrying the running sum. */
+/* scan_sums walks the totals SUMS_TILE at a time, in a tile of local memory padded like temp (16.5 KB). */
+#define SUMS_TILE 4096
+
+/* Scans run values of tile from first in place (exclusive); returns their sum. */
+static uint scan_run(__local uint *tile, int first, int run)
+{
+    uint sum = 0;
+    for (int k = first; k < first + run; k++) {
+        uint x = tile[PAD(k)];
+        tile[PAD(k)] = sum;
+        sum += x;
+    }
+    return sum;
+}
+
+/* One work-group walks the totals a tile at a time: loads it (coalesced), each work-item scans its run of consecutive
+   totals in place, the sweeps scan the runs' sums in temp, each run gets its offset and the running total, and the
+   tile is stored (coalesced). The sweeps' barriers are paid once a tile (4,096 totals), where walking the totals a
+   block of 2L at a time pays them every 2L: at 2^26 elements, 131,072 totals, that took 40% of the scan's time. */
 __kernel void scan_sums(__global uint *sums, __local uint *temp, const int count)
 {
-    int block = 2 * get_local_size(0);
+    __local uint tile[PAD(SUMS_TILE)];
+    int lid = get_local_id(0), items = get_local_size(0);
+    /* each work-item's run of a tile: SUMS_TILE / L totals, fewer where there are fewer totals */
+    int run = max(1, min(SUMS_TILE / items, (count + items - 1) / items)), size = run * items;
     uint carry = 0;
-    for (int start = 0; start < count; start += block) {
-        load_pair(sums, start, count, temp);
-        uint total = scan_block(temp, block);
-        store_pair(sums, start, count, temp, carry);
+    for (int start = 0; start < count; start += size) {
+        for (int k = lid; k < size; k += items)
+            tile[PAD(k)] = start + k < count ? sums[start + k] : 0;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        temp[PAD(lid)] = scan_run(tile, lid * run, run);
+        uint total = scan_block(temp, items), offset = carry + temp[PAD(lid)];
+        for (int k = lid * run; k < lid * run + run; k++)
+            tile[PAD(k)] += offset;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int k = lid; k < size && start + k < count; k += items)
+            sums[start + k] = tile[PAD(k)];
         carry += total;
+        barrier(CLK_LOCAL_MEM_FENCE); /* the tile is stored before the next one is loaded */
     }
 }
 
+/* Each work-item adds its block's offset to its two neighbours (one 8-byte load and store). */
 __kernel void add_offsets(__global uint *out, __global const uint *sums, const int n)
 {
-    int lid = get_local_id(0), items = get_local_size(0), start = get_group_id(0) * 2 * items;
+    int i = get_group_id(0) * 2 * get_local_size(0) + 2 * get_local_id(0);
     uint offset = sums[get_group_id(0)];
-    if (start + lid < n)
-        out[start + lid] += offset;
-    if (start + lid + items < n)
-        out[start + lid + items] += offset;
+    if (i + 1 < n)
+        vstore2(vload2(0, out + i) + offset, 0, out + i);
+    else if (i < n)
+        out[i] += offset;
 }

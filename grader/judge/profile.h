@@ -48,6 +48,9 @@ int profile_parse(const char *text, struct profile *profile, char *error, size_t
 /* Parses the file at path over a fresh copy of the defaults for is_gpu; returns 0, or -1 with the path in error. */
 int profile_load_file(const char *path, int is_gpu, struct profile *profile, char *error, size_t error_size);
 
+/* Returns a file name for a device's profile: lower-case letters, digits and '-', then ".conf". */
+void profile_file_name(const char *device_name, char *name, size_t size);
+
 /* Loads the profile for a device from dir: exact device name, then the type's file (cpu.conf, gpu.conf),
    then default.conf, then the built-in defaults; returns 0, or -1 with the file and line in error. */
 int profile_load(const char *dir, const char *device_name, int is_gpu, struct profile *profile, char *error,

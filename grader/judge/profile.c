@@ -1,4 +1,4 @@
-#include "wire/profile.h"
+#include "judge/profile.h"
 
 #include "files.h"
 
@@ -239,6 +239,23 @@ static int find_exact(const char *dir, const char *device_name, int is_gpu, stru
     }
     closedir(d);
     return found;
+}
+
+void profile_file_name(const char *device_name, char *name, size_t size)
+{
+    size_t used = 0;
+    int dash = 0;
+    for (const char *p = device_name; *p && used + 6 < size; p++) {
+        if (isalnum((unsigned char)*p)) {
+            if (dash && used > 0)
+                name[used++] = '-';
+            name[used++] = (char)tolower((unsigned char)*p);
+            dash = 0;
+        } else {
+            dash = 1;
+        }
+    }
+    snprintf(name + used, size - used, "%s", used ? ".conf" : "device.conf");
 }
 
 int profile_load(const char *dir, const char *device_name, int is_gpu, struct profile *profile, char *error,

@@ -4,7 +4,7 @@
 #ifndef CLKIT_GRADER_COURSE_H
 #define CLKIT_GRADER_COURSE_H
 
-#include "wire/profile.h"
+#include "judge/profile.h"
 
 #include <limits.h>
 

@@ -1,4 +1,4 @@
-#include "wire/course.h"
+#include "judge/course.h"
 
 #include "files.h"
 
