@@ -1,5 +1,6 @@
 #include "pipeline.h"
 
+#include "judge/device_lock.h"
 #include "judge/device_test.h"
 #include "judge/host_test.h"
 #include "judge/prediction_test.h"
@@ -163,11 +164,46 @@ static void withdraw_speed(const struct grade_lab_spec *lab, struct grade_lab_re
     }
 }
 
+/* Whether the reference judge ran the lab's cases right: no wrong case, no finding, nothing it could not judge. */
+static int reference_right(const struct reference *ref)
+{
+    if (!ref->ran || ref->judge_failed || ref->findings > 0 || !ref->log || ref->log->stopped_at >= 0)
+        return 0;
+    for (size_t i = 0; i < ref->log->count; i++)
+        if (ref->log->ran[i] && (!ref->log->verdicts[i].values_ok || !ref->log->verdicts[i].memory_ok))
+            return 0;
+    return 1;
+}
+
+/* Whether a lab graded beside other workers on a GPU failed in a way that one of them could have caused (a
+   student's host program holding the device's memory, say): the device could not be set up, a case failed or did
+   not finish there though the reference judge finds the kernel right, or the host program failed on an OpenCL
+   resource error or its time limit. */
+static int neighbours_could_blame(const struct grading *g, int built, const struct case_log *device,
+                                  const struct beside *b, const struct grade_lab_result *result)
+{
+    static const char *const resource_errors[] = {"CL_OUT_OF_RESOURCES", "CL_MEM_OBJECT_ALLOCATION_FAILURE",
+                                                  "CL_OUT_OF_HOST_MEMORY", "timed out"};
+    if (!g->config.device_lock || g->config.lock_whole_labs)
+        return 0;
+    if (result->setup_error)
+        return 1;
+    if (built == 1 && reference_right(&b->ref) && (recheck_needed(device, &b->ref) || device->stopped_at >= 0 ||
+                                                   device->slow_at >= 0))
+        return 1;
+    for (size_t i = 0; b->host_done > 0 && !b->host[0].passed && i < sizeof resource_errors / sizeof *resource_errors;
+         i++)
+        if (strstr(b->host_reason[0], resource_errors[i]))
+            return 1;
+    return 0;
+}
+
 /* Grades one lab into result: the device's cases, the reference judge's, the technique, the host program; returns
-   2 on a set-up error, else 0. With cores to spare, the reference judge and the host program run beside the
-   device's cases; on a small machine they run after them, so that no case's time limit is shared. */
-static int grade_lab(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed,
-                     struct grade_lab_result *result)
+   2 on a set-up error, else 0, with *suspect set when other workers beside it could have caused a failure. With
+   cores to spare, the reference judge and the host program run beside the device's cases; on a small machine they
+   run after them, so that no case's time limit is shared. */
+static int grade_lab_once(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed,
+                          struct grade_lab_result *result, int *suspect)
 {
     static struct case_log device, unoptimised;
     struct beside *b = mmap(NULL, sizeof *b, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -179,6 +215,9 @@ static int grade_lab(struct grading *g, const struct grade_lab_spec *lab, uint64
         return 2;
     }
     memset(b, 0, sizeof *b);
+    /* On a CPU device every stage competes with a timing: other workers' labs wait while this worker times. */
+    const char *whole_lab = g->config.lock_whole_labs ? g->config.device_lock : NULL;
+    enum device_lock_mode held = device_lock_take(whole_lab, DEVICE_LOCK_SHARED);
     if (beside) {
         reference = start_beside(g, lab, seed, b, reference_beside);
         host = g->config.only_case < 0 ? start_beside(g, lab, seed, b, host_beside) : -1;
@@ -209,9 +248,34 @@ static int grade_lab(struct grading *g, const struct grade_lab_spec *lab, uint64
     /* Predictions show whether or not the kernel built: a student writes them before measuring. */
     prediction_test_run(g->source_dir, lab, &b->ref.counts, built == 1 && b->ref.counted, result);
     complete_lab(g, lab, why, built == 1, result);
+    *suspect = neighbours_could_blame(g, built, &device, b, result);
     munmap(b, sizeof *b);
     close_runs(g, lab, built == 1 && g->config.solutions);
+    device_lock_restore(whole_lab, held);
     return built == 2 ? 2 : 0;
+}
+
+/* Grades one lab (grade_lab_once); where other workers beside it could have caused a failure, grades it again with
+   the device alone, and that grading stands: a right submission never loses a point to a neighbour. */
+static int grade_lab(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed,
+                     struct grade_lab_result *result)
+{
+    const char *lock = g->config.device_lock;
+    double marked = result->marked;
+    int suspect = 0, rc = grade_lab_once(g, lab, seed, result, &suspect);
+    if (!suspect)
+        return rc;
+    fprintf(g->style.out, "%s: a failure beside other workers' runs: graded again with the device alone\n",
+            lab->name);
+    result_free(result);
+    memset(result, 0, sizeof *result);
+    result->marked = marked;
+    enum device_lock_mode held = device_lock_take(lock, DEVICE_LOCK_ALONE);
+    g->config.device_lock = NULL; /* held alone: no stage takes it again */
+    rc = grade_lab_once(g, lab, seed, result, &suspect);
+    g->config.device_lock = lock;
+    device_lock_restore(lock, held);
+    return rc;
 }
 
 int pipeline_run(struct grading *g, struct grade_lab_result *results)
@@ -228,8 +292,8 @@ int pipeline_run(struct grading *g, struct grade_lab_result *results)
     fputc('\n', g->style.out);
     for (int i = 0; i < g->config.lab_count; i++) {
         const struct grade_lab_spec *lab = registry_find(g->config.labs[i]);
-        if (g->config.budget_s > 0 && clk_now_s() - g->started > g->config.budget_s) {
-            char why[160];
+        if (g->config.budget_s > 0 && clk_now_s() - g->started - device_lock_waited_s() > g->config.budget_s) {
+            char why[160]; /* a wait for the device is not the student's */
             snprintf(why, sizeof why, "not graded: the grader's time budget (--budget %d s) ran out before this lab "
                      "(a busy machine or slow earlier labs); your instructor can grade it again", g->config.budget_s);
             snprintf(results[i].lab, sizeof results[i].lab, "%s", lab->name);

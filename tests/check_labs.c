@@ -139,7 +139,7 @@ START_TEST(matmul_ndrange_covers_c)
 END_TEST
 
 /* Lab 9: the filter is the second buffer, the halo tile a __local argument of (TILE + 2R)^2 floats, then H, W, R;
-   the grid covers W columns and H rows with whole tiles. */
+   the grid covers W columns and H rows with whole tiles, TILE / WPT work-items a side each. */
 START_TEST(conv2d_binds_filter_and_halo_tile)
 {
     struct grade_case c = {.data = GRADE_EXACT, .dims = {17, 40, 3}, .local = {16}, .tile = 8};
@@ -154,6 +154,16 @@ START_TEST(conv2d_binds_filter_and_halo_tile)
     ck_assert_uint_eq(launch.global[0], 40);
     ck_assert_uint_eq(launch.global[1], 24);
     ck_assert_double_eq(launch.bound[0], 0.0);
+    labs_launch_free(&launch);
+    /* TILE 64, WPT 4: 16 x 16 work-items a 64 x 64 block of outputs, the halo tile (64 + 2R)^2 floats. */
+    c.tile = 64, c.wpt = 4, c.dims[0] = 130, c.dims[1] = 65;
+    memset(&launch, 0, sizeof launch);
+    ck_assert_int_eq(registry_find("lab9")->family->prepare(&c, 1, &launch), 0);
+    ck_assert_uint_eq(launch.local[0], 16);
+    ck_assert_uint_eq(launch.local[1], 16);
+    ck_assert_uint_eq(launch.global[0], 2 * 16);
+    ck_assert_uint_eq(launch.global[1], 3 * 16);
+    ck_assert_uint_eq(launch.local_bytes, 70 * 70 * sizeof(float));
     labs_launch_free(&launch);
 }
 END_TEST

@@ -9,7 +9,7 @@
 /* Labs one command line may name: every lab the registry can hold (REGISTRY_MAX_LABS). */
 #define CLI_MAX_LABS 32
 #define CLI_MAX_SUBMISSIONS 512
-/* Batch workers side by side: one per device. */
+/* Batch workers side by side, on one device or several. */
 #define CLI_MAX_JOBS 16
 #define CLI_MAX_JOBS_TEXT "16"
 
@@ -23,8 +23,8 @@ struct cli {
     const char *submissions[CLI_MAX_SUBMISSIONS];
     int submission_count;
     const char *results_dir; /* batch grading: where the per-student files and scores.csv go */
-    int jobs;              /* batch grading: students graded side by side, one per device (0: one at a time) */
-    const char *devices;   /* batch grading: the devices of the workers, comma-separated SPECs, or NULL */
+    int jobs;              /* batch grading: students graded side by side (0: the default, half the cores on a GPU) */
+    const char *devices;   /* batch grading: the workers' devices in turn, comma-separated SPECs, or NULL */
     const char *slurm;     /* write a Slurm job array for the class into this folder */
     int slurm_gpus;        /* --slurm: GPUs each task asks for (0: none, graded on --device or the CPU) */
     int slurm_cpus;        /* --slurm: CPUs each task asks for */

@@ -8,6 +8,7 @@
 #include "report/outfile.h"
 #include "report/record.h"
 #include "report/report.h"
+#include "judge/device_lock.h"
 #include "judge/prediction_test.h"
 #include "judge/safetext.h"
 #include "sandbox/sandbox.h"
@@ -22,6 +23,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -341,14 +344,48 @@ static void write_fallback(const struct student *s, const char *dir, const char 
     free(text);
 }
 
-/* The devices of the workers, one worker each: --devices LIST, else the first --jobs GPUs, else the one device of
-   --device (NULL: the default). Returns how many, or 0 after saying why. */
-static int worker_devices(const struct cli *cli, char devices[][64], int max)
+/* Where the workers grade: each one's device (a --device SPEC; "" for the batch's own), and the lock file that
+   orders the workers sharing its device ("" for none), held for whole labs on a CPU device. */
+struct plan {
+    int jobs;
+    char devices[CLI_MAX_JOBS][64];
+    char locks[CLI_MAX_JOBS][PATH_MAX];
+    int whole_labs[CLI_MAX_JOBS];
+    char lock_dir[64]; /* private to the grader (0700): no runner can open a lock and hold the device */
+    volatile double *waits; /* each worker's seconds waiting for its device (shared), which its deadline allows */
+};
+
+/* The machine's devices, enumerated in a child so that the batch, which forks every judge, never loads an OpenCL
+   driver itself; returns how many (0 when none answered). */
+static int list_devices(struct clk_device_info *infos, int max)
 {
-    static struct clk_device_info infos[CLK_MAX_DEVICES];
-    int count = 0, found;
+    size_t size = sizeof(int) + (size_t)max * sizeof *infos;
+    int *shared = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0), count = 0;
+    pid_t pid;
+    if (shared == MAP_FAILED)
+        return 0;
+    *shared = 0;
+    fflush(NULL);
+    if ((pid = fork()) == 0) {
+        int found = clk_enumerate_devices((struct clk_device_info *)(shared + 1), max);
+        *shared = found > 0 ? found : 0;
+        _exit(0);
+    }
+    while (pid > 0 && waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+        ;
+    if (pid > 0 && (count = *shared) > 0)
+        memcpy(infos, shared + 1, (size_t)count * sizeof *infos);
+    munmap(shared, size);
+    return count;
+}
+
+/* The devices named: --devices LIST; else, for --jobs N without --device, the GPUs; else the batch's own device
+   (""). Returns how many, or 0 after saying why. */
+static int named_devices(const struct cli *cli, const struct clk_device_info *infos, int found, char devices[][64])
+{
+    int count = 0;
     if (cli->devices) {
-        for (const char *p = cli->devices; *p && count < max; count++) {
+        for (const char *p = cli->devices; *p && count < CLI_MAX_JOBS; count++) {
             size_t length = strcspn(p, ",");
             snprintf(devices[count], 64, "%.*s", (int)length, p);
             p += length + (p[length] == ',');
@@ -357,28 +394,96 @@ static int worker_devices(const struct cli *cli, char devices[][64], int max)
             fprintf(stderr, "grade: --devices names no device (e.g. --devices 1,2; see ./grade --list-devices)\n");
         return count;
     }
-    if (cli->jobs <= 1) {
-        snprintf(devices[0], 64, "%s", cli->device ? cli->device : "");
-        return 1;
-    }
-    found = clk_enumerate_devices(infos, CLK_MAX_DEVICES);
-    for (int i = 0; i < found && count < cli->jobs && count < max; i++)
+    for (int i = 0; cli->jobs > 1 && !cli->device && i < found && count < CLI_MAX_JOBS; i++)
         if (infos[i].is_gpu)
             snprintf(devices[count++], 64, "%d", i);
-    if (count < cli->jobs) {
-        fprintf(stderr, "grade: --jobs %d needs %d GPUs, and this machine has %d; name the devices with --devices "
-                "(see ./grade --list-devices; a device named twice shares its timings)\n", cli->jobs, cli->jobs,
-                count);
-        return 0;
+    if (count <= 1) { /* one GPU or none: the batch's device, as --device or the default chooses it */
+        devices[0][0] = '\0';
+        count = 1;
     }
     return count;
+}
+
+/* The number of workers: --jobs; else one per device of --devices; else on a GPU half the cores (the CPU stages
+   of the next students run while one is timed), on a CPU device one (its timings compete with every worker). */
+static int worker_count(const struct cli *cli, int devices, int first_is_gpu)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cli->jobs > 0)
+        return cli->jobs;
+    if (cli->devices)
+        return devices;
+    if (!first_is_gpu || cores < 4)
+        return 1;
+    return cores / 2 > CLI_MAX_JOBS ? CLI_MAX_JOBS : (int)(cores / 2);
+}
+
+/* The device SPEC as the runner reads it ("": --device, CLKIT_DEVICE, else the default). */
+static const char *spec_of(const struct cli *cli, const char *device)
+{
+    return device[0] ? device : cli->device ? cli->device : getenv("CLKIT_DEVICE");
+}
+
+/* Makes the plan: devices assigned to the workers in turn, and a lock file per device that workers share, keyed
+   by its index (two names of one device share one lock). Returns the number of workers, or 0 after saying why. */
+static int make_plan(const struct cli *cli, struct plan *plan)
+{
+    static struct clk_device_info infos[CLK_MAX_DEVICES];
+    static char devices[CLI_MAX_JOBS][64];
+    int found = list_devices(infos, CLK_MAX_DEVICES), count = named_devices(cli, infos, found, devices);
+    int first = count ? clk_match_device(infos, found, spec_of(cli, devices[0])) : -1;
+    memset(plan, 0, sizeof *plan);
+    if (count == 0)
+        return 0;
+    plan->jobs = worker_count(cli, count, first >= 0 && infos[first].is_gpu);
+    if (plan->jobs > 1) {
+        void *waits = mmap(NULL, CLI_MAX_JOBS * sizeof(double), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+                           -1, 0);
+        plan->waits = waits != MAP_FAILED ? waits : NULL;
+        snprintf(plan->lock_dir, sizeof plan->lock_dir, "/tmp/clkit-devices-XXXXXX");
+        if (!mkdtemp(plan->lock_dir)) {
+            fprintf(stderr, "grade: cannot create a folder for the devices' locks in /tmp: %s\n", strerror(errno));
+            return 0;
+        }
+    }
+    for (int w = 0; w < plan->jobs; w++) {
+        const char *device = devices[w % count], *spec = spec_of(cli, device);
+        int index = clk_match_device(infos, found, spec);
+        snprintf(plan->devices[w], sizeof plan->devices[w], "%s", device);
+        plan->whole_labs[w] = index < 0 || !infos[index].is_gpu; /* Oclgrind, or a device that is not there */
+        if (plan->jobs > 1 && index >= 0)
+            snprintf(plan->locks[w], sizeof plan->locks[w], "%s/device-%d.lock", plan->lock_dir, index);
+        else if (plan->jobs > 1) /* the worker then says what is wrong with its device, or simulates */
+            snprintf(plan->locks[w], sizeof plan->locks[w], "%s/device-%lx.lock", plan->lock_dir,
+                     name_hash(spec ? spec : "", 0));
+    }
+    return plan->jobs;
+}
+
+/* Removes the plan's lock files and their folder. */
+static void end_plan(const struct plan *plan)
+{
+    DIR *d = plan->lock_dir[0] ? opendir(plan->lock_dir) : NULL;
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL) {
+        char path[sizeof plan->lock_dir + 300];
+        snprintf(path, sizeof path, "%s/%s", plan->lock_dir, e->d_name);
+        if (e->d_name[0] != '.')
+            unlink(path);
+    }
+    if (d) {
+        closedir(d);
+        rmdir(plan->lock_dir);
+    }
+    if (plan->waits)
+        munmap((void *)plan->waits, CLI_MAX_JOBS * sizeof(double));
 }
 
 /* One worker: the student it grades, its judge process, and when its budget runs out. */
 struct worker {
     pid_t pid;
     int student;
-    double deadline;
+    double started, deadline;
 };
 
 /* What became of each student: NULL when its judge finished, else how grading stopped. */
@@ -398,9 +503,9 @@ static void clear_student(const char *dir, const struct student *s)
         close(dirfd);
 }
 
-/* Starts a judge process, worker number worker, that grades student s on device ("": the batch's) into dir, in a
-   scratch folder of its own when own_scratch; returns its pid, or -1. */
-static pid_t start_student(struct grading *g, const struct student *s, int worker, const char *device,
+/* Starts a judge process, worker number worker, that grades student s into dir on the plan's device for it
+   (plan NULL: the batch's own), in a scratch folder of its own when own_scratch; returns its pid, or -1. */
+static pid_t start_student(struct grading *g, const struct student *s, int worker, const struct plan *plan,
                            int own_scratch, const char *dir)
 {
     pid_t pid;
@@ -409,8 +514,13 @@ static pid_t start_student(struct grading *g, const struct student *s, int worke
     if ((pid = fork()) == 0) {
         sandbox_init(); /* this judge reaps what its runs leave behind */
         sandbox_worker(worker); /* its confined runs as its own user: no worker starves or reads another */
-        if (device[0])
-            judge_config_set_device(&g->config, device);
+        if (plan && plan->devices[worker][0])
+            judge_config_set_device(&g->config, plan->devices[worker]);
+        if (plan && plan->locks[worker][0]) {
+            g->config.device_lock = plan->locks[worker];
+            g->config.lock_whole_labs = plan->whole_labs[worker];
+            device_lock_share_waits(plan->waits ? &plan->waits[worker] : NULL);
+        }
         /* Workers side by side share no scratch folder; the shared one stays the batch's. */
         if (own_scratch && grading_new_scratch(g) != 0)
             _exit(2);
@@ -424,15 +534,22 @@ static pid_t start_student(struct grading *g, const struct student *s, int worke
     return pid;
 }
 
+/* Seconds worker w has waited for its device, which its deadline allows it on top of the student's budget. */
+static double waited(const struct plan *plan, int w)
+{
+    return plan && plan->waits ? plan->waits[w] : 0.0;
+}
+
 /* Waits until one of the running workers ends or passes its deadline; marks its student and frees the slot. */
-static void reap_one(struct grading *g, struct worker *workers, int jobs, const struct student *students)
+static void reap_one(struct grading *g, struct worker *workers, int jobs, const struct student *students,
+                     const struct plan *plan)
 {
     for (;;) {
         int status = 0;
         pid_t done = waitpid(-1, &status, WNOHANG);
         for (int w = 0; w < jobs; w++) {
             struct worker *k = &workers[w];
-            int late = k->pid > 0 && done != k->pid && clk_now_s() > k->deadline;
+            int late = k->pid > 0 && done != k->pid && clk_now_s() > k->deadline + waited(plan, w);
             if (k->pid <= 0 || (done != k->pid && !late))
                 continue;
             if (late) {
@@ -445,10 +562,14 @@ static void reap_one(struct grading *g, struct worker *workers, int jobs, const 
             sandbox_keep(k->pid, 0);
             sandbox_kill_orphans(); /* what a judge killed at the budget left behind comes back here */
             /* A judge that exits 2 could not set up (no such device, the kit not built): not a grade. */
-            fprintf(g->style.out, "%-24s %s\n", students[k->student].name,
+            fprintf(g->style.out, "%-24s %s", students[k->student].name,
                     outcomes[k->student]                         ? outcomes[k->student]
                     : WIFEXITED(status) && WEXITSTATUS(status) == 2 ? "set-up error: not graded (see its .txt)"
                                                                   : "graded");
+            fprintf(g->style.out, " in %.1f s", clk_now_s() - k->started);
+            if (plan && plan->waits) /* side by side: how much of it the device was another's */
+                fprintf(g->style.out, ", %.1f s of it waiting for the device", waited(plan, w));
+            fputc('\n', g->style.out);
             fflush(g->style.out);
             k->pid = 0;
             return;
@@ -460,13 +581,13 @@ static void reap_one(struct grading *g, struct worker *workers, int jobs, const 
 
 const char *batch_grade_student(struct grading *g, const struct student *s, const char *dir)
 {
-    struct worker one = {.student = 0, .deadline = student_deadline(g)};
+    struct worker one = {.student = 0, .started = clk_now_s(), .deadline = student_deadline(g)};
     if (s->refused)
         return s->refused;
-    if ((one.pid = start_student(g, s, 0, "", 0, dir)) < 0)
+    if ((one.pid = start_student(g, s, 0, NULL, 0, dir)) < 0)
         return "grading could not start (fork failed)";
     outcomes[0] = NULL;
-    reap_one(g, &one, 1, s);
+    reap_one(g, &one, 1, s, NULL);
     return outcomes[0];
 }
 
@@ -481,21 +602,31 @@ void batch_settle(const struct student *s, const char *why, const char *dir)
         close(dirfd);
 }
 
-/* Grades every student, up to one per device at a time, each in a judge process of its own so that nothing a
-   student does ends the batch; returns 0, or 2 when no device list can be made. */
+/* Says how the workers share the devices. */
+static void describe_plan(struct grading *g, const struct cli *cli, const struct plan *plan)
+{
+    if (plan->jobs <= 1)
+        return;
+    fprintf(g->style.out, "%d workers side by side on %s%s; each timing runs alone on its device%s\n", plan->jobs,
+            cli->devices ? "devices " : plan->devices[plan->jobs > 1][0] ? "the GPUs " : "the device ",
+            cli->devices ? cli->devices : plan->devices[plan->jobs > 1][0] ? "(in turn)" : cli->device ? cli->device
+                                                                                           : "(the default)",
+            plan->whole_labs[0] ? " (a CPU device: each timing waits until no other worker is grading a lab)" : "");
+}
+
+/* Grades every student, plan->jobs at a time, each in a judge process of its own so that nothing a student does
+   ends the batch; returns 0, or 2 when no plan can be made. */
 static int grade_all(struct grading *g, const struct cli *cli, struct student *students, int count, const char *dir)
 {
-    static char devices[CLI_MAX_JOBS][64];
+    static struct plan plan;
     struct worker workers[CLI_MAX_JOBS];
-    int jobs = worker_devices(cli, devices, CLI_MAX_JOBS), next = 0, running = 0;
-    int own_scratch = cli->jobs > 1 || cli->devices;
+    int jobs = make_plan(cli, &plan), next = 0, running = 0;
+    int own_scratch = jobs > 1 || cli->devices;
     if (jobs == 0)
         return 2;
     memset(workers, 0, sizeof workers);
     sandbox_share_tasks(jobs);
-    if (jobs > 1)
-        fprintf(g->style.out, "%d workers side by side, one per device:%s%s\n", jobs, cli->devices ? " " : " GPUs ",
-                cli->devices ? cli->devices : "(the first ones --list-devices shows)");
+    describe_plan(g, cli, &plan);
     while (next < count || running > 0) {
         for (int w = 0; w < jobs && next < count; w++) {
             if (workers[w].pid > 0)
@@ -506,18 +637,22 @@ static int grade_all(struct grading *g, const struct cli *cli, struct student *s
                 next++;
                 continue;
             }
-            workers[w] = (struct worker){.pid = start_student(g, &students[next], w, devices[w], own_scratch, dir),
-                                         .student = next, .deadline = student_deadline(g)};
+            if (plan.waits)
+                plan.waits[w] = 0.0;
+            workers[w] = (struct worker){.pid = start_student(g, &students[next], w, &plan, own_scratch, dir),
+                                         .student = next, .started = clk_now_s(),
+                                         .deadline = student_deadline(g)};
             if (workers[w].pid < 0)
                 outcomes[next] = "grading could not start (fork failed)";
             running += workers[w].pid > 0;
             next++;
         }
         if (running > 0) {
-            reap_one(g, workers, jobs, students);
+            reap_one(g, workers, jobs, students, &plan);
             running--;
         }
     }
+    end_plan(&plan);
     for (int i = 0; i < count; i++)
         batch_settle(&students[i], outcomes[i], dir);
     return 0;

@@ -22,7 +22,14 @@ struct judge_config {
     int solutions;      /* grading the kit's own solutions */
     int bench;          /* --bench: time what lies past each lab as well */
     const char *course; /* the course file (NULL: course.conf at the kit's root, if there is one) */
+    const char *device_lock; /* a batch's lock file for the device, ordering its workers there (NULL: alone) */
+    int lock_whole_labs;     /* a CPU device: a worker holds it through each lab, so a timing runs with no other
+                                worker's lab beside it (their builds and simulations compete for the cores) */
 };
+
+/* The lock that a stage running kernels holds shared: the device's, or NULL where the worker already holds it for
+   the whole lab (or grades alone). */
+const char *judge_config_stage_lock(const struct judge_config *config);
 
 /* Sets config's device to spec (NULL: the first device), simulated when spec names Oclgrind. */
 void judge_config_set_device(struct judge_config *config, const char *spec);

@@ -3,6 +3,7 @@
 #include "files.h"
 #include "ledger.h"
 #include "wire/compare.h"
+#include "judge/device_lock.h"
 #include "judge/host_probe.h"
 #include "judge/source_rules.h"
 #include "judge/reference_judge.h"
@@ -519,6 +520,18 @@ static void schedule_cause(const struct hostprog_job *job, struct host_run *h, c
     snprintf(h->schedule, sizeof h->schedule, "%s%s", head, t.why);
 }
 
+/* Runs the program, on the device beside other workers' cases, or alone where its schedule is judged (lab 12's
+   overlap of copies and kernels, which another worker's kernels would break); under Oclgrind it needs no device. */
+static void exec_on_device(const struct hostprog_job *job, const struct host_check *check, char **argv,
+                           const struct sandbox_policy *p, struct sandbox_outcome *outcome)
+{
+    int alone = job->lab->technique && job->lab->technique->host_schedule;
+    const char *lock = check->simulated ? NULL : judge_config_stage_lock(&job->g->config);
+    enum device_lock_mode held = device_lock_take(lock, alone ? DEVICE_LOCK_ALONE : DEVICE_LOCK_SHARED);
+    sandbox_exec(argv, p, outcome);
+    device_lock_restore(lock, held);
+}
+
 /* Runs the program once; returns 1 when it wrote the right result, with why not in reason (and for the run under
    Oclgrind, in *note what the check found). */
 static int run(const struct hostprog_job *job, struct host_run *h, const struct host_check *check, char *reason,
@@ -547,7 +560,7 @@ static int run(const struct hostprog_job *job, struct host_run *h, const struct 
     scratch_remove(h->ledger);
     if (arm_ledger(h, key_path, sizeof key_path, reason, size) != 0)
         return 0;
-    sandbox_exec(argv, &p, &outcome);
+    exec_on_device(job, check, argv, &p, &outcome);
     scratch_remove(key_path); /* a program that never reached OpenCL left it */
     clk_parse_dims(check->size, dims, job->lab->family->dim_count);
     grid_extent(job->lab, dims, extent);

@@ -2,6 +2,7 @@
 
 #include "files.h"
 #include "wire/harness.h"
+#include "judge/device_lock.h"
 #include "judge/oclgrind_counts.h"
 #include "judge/source_rules.h"
 #include "judge/safetext.h"
@@ -138,8 +139,14 @@ int runlab_open(struct lab_run *r, char *const wrapper[], int timeout_s)
     }
     /* A refused submission still meets the device: its tests keep the device's points. */
     r->session.cpu_paced = wrapper != NULL; /* Oclgrind, or (below) a CPU device: a busy machine slows it */
+    /* Beside other workers: the device shared while the runner makes its context and builds, and for each
+       request after (session_ask), so that a timing waits for no more than a case; a runner under Oclgrind needs
+       no device. */
+    r->session.device_lock = wrapper ? NULL : judge_config_stage_lock(&r->g->config);
+    enum device_lock_mode held = device_lock_take(r->session.device_lock, DEVICE_LOCK_SHARED);
     start_runner(r, wrapper, timeout_s, staged > 0);
     hello_and_build(r);
+    device_lock_restore(r->session.device_lock, held);
     r->session.cpu_paced |= r->hello.ok && !r->hello.is_gpu;
     if (staged > 0) {
         free(r->refusal);
@@ -151,10 +158,14 @@ int runlab_open(struct lab_run *r, char *const wrapper[], int timeout_s)
 void runlab_close(struct lab_run *r, struct sandbox_outcome *outcome)
 {
     struct sandbox_outcome ignored;
+    double waited = device_lock_waited_s();
+    enum device_lock_mode held = device_lock_take(r->session.device_lock, DEVICE_LOCK_SHARED); /* its context ends */
+    r->session.child.deadline += device_lock_waited_s() - waited; /* idle meanwhile: not the runner's time */
     if (r->session.child.pid > 0)
         session_end(&r->session, outcome ? outcome : &ignored);
     else if (outcome)
         memset(outcome, 0, sizeof *outcome), outcome->end = SANDBOX_FAILED;
+    device_lock_restore(r->session.device_lock, held);
     if (!outcome && r->session.child.pid > 0)
         sandbox_outcome_free(&ignored);
     r->session.child.pid = -1;

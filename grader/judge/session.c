@@ -1,5 +1,6 @@
 #define _GNU_SOURCE /* memfd_create */
 #include "judge/session.h"
+#include "judge/device_lock.h"
 #include "timing.h"
 
 #include <fcntl.h>
@@ -100,14 +101,21 @@ static int receive(struct session *s, size_t max_length, struct wire_message *me
 int session_ask(struct session *s, uint32_t type, const void *request, size_t length, uint32_t want,
                 size_t max_length, struct wire_message *reply)
 {
+    double waited = device_lock_waited_s();
+    enum device_lock_mode held = device_lock_take(s->device_lock, DEVICE_LOCK_SHARED);
+    int rc = 0;
+    waited = device_lock_waited_s() - waited; /* the runner sat idle meanwhile: not its time */
+    s->child.deadline += waited;
+    s->started_at += waited;
     memset(reply, 0, sizeof *reply);
     if (s->broken || (type && wire_send(s->child.request_fd, type, request, length, NULL, 0) != 0) ||
         receive(s, max_length, reply) != 0 || reply->type != want) {
         wire_message_free(reply);
         s->broken = 1;
-        return -1;
+        rc = -1;
     }
-    return 0;
+    device_lock_restore(s->device_lock, held);
+    return rc;
 }
 
 int session_size_buffers(struct session *s, size_t bytes)

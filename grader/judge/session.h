@@ -18,6 +18,7 @@ struct session {
                            time, so that a busy machine stretches the wait (up to SESSION_STRETCH times), never the
                            verdict */
     double started_at, cpu_at_start, span; /* when the runner started, the CPU time used then, its deadline's span */
+    const char *device_lock; /* a batch's lock on the device, held shared through each request (NULL: none) */
 };
 
 /* How far a busy machine may stretch a cpu_paced session's ask_limit_s on the wall clock. */
@@ -27,7 +28,8 @@ struct session {
 int session_start(struct session *s, char *const argv[], const struct sandbox_policy *policy,
                   const struct wire_job *job);
 
-/* Sends a request (type 0: none) and waits for a reply of type want of at most max_length bytes; returns 0 with
+/* Holding the device shared (device_lock; a wait for it moves the deadline on as much), sends a request (type 0:
+   none) and waits for a reply of type want of at most max_length bytes; returns 0 with
    reply filled, or -1 when the runner is gone, out of time (its deadline, or ask_limit_s, of CPU time too where
    cpu_paced: then late is set), or
    answered something else. */

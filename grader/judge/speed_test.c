@@ -3,6 +3,7 @@
 #include "labs/registry.h"
 #include "files.h"
 #include "judge/device_busy.h"
+#include "judge/device_lock.h"
 #include "judge/spot_check.h"
 #include "text.h"
 #include "timing.h"
@@ -297,7 +298,14 @@ void runperf_test(struct lab_run *r, const char *not_timed, struct case_log *log
         add_perf(result, r, OUTCOME_PENDING, text, "");
         return;
     }
+    /* Alone on the device: no other worker's kernel beside it, and so none that the busy check could see. */
+    double waited = device_lock_waited_s();
+    enum device_lock_mode held = device_lock_take(r->g->config.device_lock, DEVICE_LOCK_ALONE);
+    waited = device_lock_waited_s() - waited; /* the runner sat idle meanwhile: its deadline moves on as much */
+    r->session.child.deadline += waited;
+    r->session.started_at += waited;
     outcome = time_and_judge(r, log, text, metrics, sizeof metrics);
+    device_lock_restore(r->g->config.device_lock, held);
     add_perf(result, r, outcome, text, metrics);
 }
 

@@ -1,5 +1,6 @@
-/* Lab 9 host program: the image and the filter to the device, a 2-D NDRange of TILE x TILE work-groups, and a
-   __local halo tile sized at run time from R. */
+/* Lab 9 host program: the image and the filter to the device, a 2-D NDRange whose work-groups of
+   (TILE / WPT) x (TILE / WPT) work-items compute TILE x TILE outputs each, and a __local halo tile sized at run
+   time from R; TILE and WPT are build options. */
 #include "conv2d.h"
 #include "labhost.h"
 #include "problem.h"
@@ -8,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define TILE 16
+#define TILE 64
+#define WPT 4
+#define SIDE (TILE / WPT)
 
 static const struct clk_program_info program_info = {
     "lab9", "out (HxW) = in (HxW) convolved with a (2R+1)^2 filter, zero outside the image", "HxWxR", 3,
@@ -20,9 +23,10 @@ static int run(struct clk_lab *lab, const struct clk_problem *p, float *out, con
     cl_int status = CL_SUCCESS;
     cl_mem in_buf = NULL, filter_buf = NULL, out_buf = NULL;
     size_t H = p->dims[0], W = p->dims[1], side = TILE + 2 * p->dims[2];
-    size_t local[2] = {TILE, TILE};
-    /* TODO(student): a 2-D NDRange of TILE x TILE work-groups over the image: dimension 0 covers the W
-       columns and dimension 1 the H rows, each rounded up with clk_round_up. */
+    size_t local[2] = {SIDE, SIDE};
+    /* TODO(student): a 2-D NDRange of work-groups of SIDE x SIDE work-items, each work-group computing a
+       TILE x TILE block of the image (WPT x WPT outputs a work-item): dimension 0 covers the W columns and
+       dimension 1 the H rows, each rounded up to a multiple of TILE with clk_round_up, then divided by WPT. */
     size_t global[2] = {0, 0};
     int rc = -1;
     if (global[0] == 0 || global[1] == 0) {
@@ -63,11 +67,11 @@ int main(int argc, char **argv)
     struct clk_problem problem = {0};
     float *out = NULL;
     double ms = 0.0;
-    char what[96], build_options[32];
+    char what[96], build_options[48];
     if (rc != 0)
         return rc == 1 ? 0 : 2;
     rc = 1;
-    snprintf(build_options, sizeof build_options, "-DTILE=%d", TILE);
+    snprintf(build_options, sizeof build_options, "-DTILE=%d -DWPT=%d", TILE, WPT);
     /* the image and the filter from --seed, and the CPU reference of their convolution */
     if (clk_problem_make(CLK_PROBLEM_CONV2D, opts.dims, opts.seed, &problem) != 0 ||
         !(out = clk_lab_alloc(H * W, sizeof *out, "out")) || clk_lab_open(&opts, "conv2d", build_options, &lab) != 0)

@@ -11,14 +11,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* dims: H, W, R. Work-groups of TILE x TILE work-items (without a tile, the case's local size), one output each. */
+/* dims: H, W, R. Each work-group computes a TILE x TILE block of outputs with (TILE / WPT)^2 work-items (without a
+   tile, the case's local size a side, one output each); its halo tile is (TILE + 2R)^2 floats. */
 static void set_grid(struct grade_launch *launch, const struct grade_case *c)
 {
-    size_t side = c->tile ? (size_t)c->tile : c->local[0], H = c->dims[0], W = c->dims[1], halo = side + 2 * c->dims[2];
+    size_t block = c->tile ? (size_t)c->tile : c->local[0];
+    size_t items = c->tile ? labs_tiling_side(c->tile, c->wpt) : c->local[0];
+    size_t H = c->dims[0], W = c->dims[1], halo = block + 2 * c->dims[2];
     launch->work_dims = 2;
-    launch->local[0] = launch->local[1] = side;
-    launch->global[0] = (W + side - 1) / side * side;
-    launch->global[1] = (H + side - 1) / side * side;
+    launch->local[0] = launch->local[1] = items;
+    launch->global[0] = (W + block - 1) / block * items;
+    launch->global[1] = (H + block - 1) / block * items;
     launch->local_bytes = halo * halo * sizeof(float);
 }
 
@@ -53,7 +56,7 @@ static void conv2d_describe(const struct grade_case *c, char *text, size_t size)
     snprintf(text, size, "%s %zux%zu image, R %zu", c->data == GRADE_EXACT ? "exact" : "real", c->dims[0],
              c->dims[1], c->dims[2]);
     if (c->tile)
-        clk_append(text, size, ", TILE %d", c->tile);
+        clk_append(text, size, ", TILE %d, WPT %d", c->tile, c->wpt);
     else
         clk_append(text, size, ", local %zux%zu", c->local[0], c->local[0]);
 }
