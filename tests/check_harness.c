@@ -129,6 +129,25 @@ START_TEST(baseline_and_further_kernels_are_right)
 }
 END_TEST
 
+/* Lab 8's going-further kernel takes a path without edge code for whole, float4-aligned 128 x 256 blocks, which
+   lab 8's shapes are too small to reach: blocks all whole, and whole blocks beside partial ones. */
+START_TEST(warptile_whole_blocks_are_right)
+{
+    const struct grade_lab_spec *lab = registry_find("lab8");
+    const size_t dims[][3] = {{256, 512, 64}, {300, 520, 76}};
+    struct clk_env env;
+    ck_assert_int_eq(clk_env_create("cpu", &env), 0);
+    for (size_t d = 0; d < sizeof dims / sizeof dims[0]; d++) {
+        struct grade_case c = {.dims = {dims[d][0], dims[d][1], dims[d][2]}, .local = {16}, .data = GRADE_REAL};
+        struct case_verdict v = run_kit_kernel(&env, lab->perf.further.file, lab->perf.further.kernel,
+                                               lab->perf.further.family, &c);
+        ck_assert_msg(v.values_ok && v.memory_ok, "%zux%zux%zu: %s %s", dims[d][0], dims[d][1], dims[d][2], v.values,
+                      v.memory);
+    }
+    clk_env_release(&env);
+}
+END_TEST
+
 /* Lab 11's kernels of the file at path, run in their sequence on case c between guard zones; returns the verdict. */
 static struct case_verdict run_scan(struct clk_env *env, const char *path, const struct grade_case *c)
 {
@@ -239,6 +258,7 @@ Suite *harness_suite(void)
     tcase_add_test(tc, int_buffers_are_judged_as_integers);
     tcase_add_loop_test(tc, baseline_and_further_kernels_are_right, 0, (int)registry_count());
     tcase_add_test(tc, lab8_baseline_is_lab6_solution);
+    tcase_add_test(tc, warptile_whole_blocks_are_right);
     tcase_add_test(tc, several_kernels_run_in_order_and_a_failure_names_its_kernel);
     tcase_add_test(tc, a_write_past_the_end_is_mapped);
     suite_add_tcase(s, tc);

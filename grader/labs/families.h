@@ -8,6 +8,7 @@ extern const struct grade_family grade_family_vadd;         /* c = a + b */
 extern const struct grade_family grade_family_dot_partials; /* one partial dot product per work-item */
 extern const struct grade_family grade_family_dot_groups;   /* one partial dot product per work-group */
 extern const struct grade_family grade_family_matmul;       /* C = A B over a 2-D NDRange */
+extern const struct grade_family grade_family_matmul_warptile; /* the same, 256 work-items a 128 x 256 block */
 extern const struct grade_family grade_family_matmul_swapped; /* C = A B with dimension 0 down the rows */
 extern const struct grade_family grade_family_transpose;    /* out = in transposed over a 2-D NDRange */
 extern const struct grade_family grade_family_transpose_wide; /* the same, 32 x 8 work-groups over 32 x 32 blocks */

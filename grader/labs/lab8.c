@@ -32,6 +32,9 @@ const struct grade_lab_spec lab8_spec = {
              .tiling = {.tile = 64, .wpt = 4},
              .size = GRADE_SIZE_MATMUL,
              .local = 16,
-             .handout = "HANDOUT.md#lab-8-register-blocked-matrix-multiply"},
+             .handout = "HANDOUT.md#lab-8-register-blocked-matrix-multiply",
+             .further = {.file = "matmul_warptile.cl",
+                         .kernel = "matmul_warptile",
+                         .family = &grade_family_matmul_warptile}},
     .technique = &technique,
 };

@@ -50,6 +50,20 @@ static int matmul_prepare_mapped(const struct grade_case *c, uint64_t seed, stru
     return 0;
 }
 
+/* The warp-tiled matmul of kernels/: 1-D work-groups of 256 work-items, each over a 128 x 256 block of C (128 rows,
+   256 columns). */
+static int matmul_warptile_prepare(const struct grade_case *c, uint64_t seed, struct grade_launch *launch)
+{
+    size_t M = c->dims[0], N = c->dims[1];
+    if (matmul_prepare_mapped(c, seed, launch, 0) != 0)
+        return -1;
+    launch->local[0] = 256;
+    launch->local[1] = 1;
+    launch->global[0] = (N + 255) / 256 * 256;
+    launch->global[1] = (M + 127) / 128;
+    return 0;
+}
+
 static void matmul_describe(const struct grade_case *c, char *text, size_t size)
 {
     char what[64];
@@ -87,3 +101,4 @@ static void matmul_spot(const struct grade_case *c, uint64_t seed, size_t index,
 
 const struct grade_family grade_family_matmul = {.prepare = matmul_prepare, MATMUL_FAMILY};
 const struct grade_family grade_family_matmul_swapped = {.prepare = matmul_swapped_prepare, MATMUL_FAMILY};
+const struct grade_family grade_family_matmul_warptile = {.prepare = matmul_warptile_prepare, MATMUL_FAMILY};
