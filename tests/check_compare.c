@@ -168,6 +168,11 @@ START_TEST(integer_results_are_compared_as_integers)
     compare_result(words, want_uints, zero, &uint_shape, &s);
     ck_assert_uint_eq(s.wrong, 0);
     ck_assert_double_eq(compare_value(words, &uint_shape, 0), 4294967295.0);
+    /* A right sum whose bits are the poison's (a scan's wrapping sums reach it once in 2^32): right. */
+    memcpy(&words[0], &poison, sizeof poison);
+    want_uints[0] = (double)COMPARE_POISON_BITS;
+    compare_result(words, want_uints, zero, &uint_shape, &s);
+    ck_assert_uint_eq(s.wrong, 0);
 }
 END_TEST
 

@@ -47,7 +47,9 @@ int compare_right_at(const float *got, const struct compare_shape *s, size_t i, 
 {
     if (s->type == COMPARE_FLOAT)
         return clk_within(got[i], expected, bound);
-    return !compare_is_poison(got[i]) && fabs(compare_value(got, s, i) - expected) <= bound;
+    /* By value alone: the poison's bits are an integer like any other, and a right sum that happens to equal them
+       (one in 2^32 of a lab 11 scan's wrapping sums) is right, not "never written". */
+    return fabs(compare_value(got, s, i) - expected) <= bound;
 }
 
 static int all_zero(const float *got, const struct compare_shape *s)
