@@ -23,8 +23,9 @@ def halo_loads_per_output(height, width, tile, radius):
 
 
 def halo():
-    """The technique case of lab 9, H x W = 64 x 48 with TILE 16 and R 2: the work-groups' blocks, two halo tiles (one at
-    the image's corner, clipped, one inside), and the filter over one output."""
+    """Lab 9's halo tiles drawn small, H x W = 64 x 48 with TILE 16 and R 2 (the technique case is 128 x 72 with TILE 64):
+    the work-groups' blocks, two halo tiles (one at the image's corner, clipped, one inside), and the filter over one
+    output."""
     height, width, tile, radius = 64, 48, 16, 2
     cell, left, top = 5, 20, 40
     svg = Svg(760, 400, "Lab 9: halo tiles over the image, and the filter over one output")

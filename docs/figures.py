@@ -410,7 +410,10 @@ def claims_hold(grader_output, problems):
         ("lab7 bank passes", r"local memory: (\d+\.\d) bank passes", sum(transpose_bank_passes(GROUP, True)) / 2),
         ("lab8 local loads", r"local memory: (\d+\.\d+) loads per multiply-add", register_loads_per_fma(4)),
         ("lab8 global loads", r"global loads: (\d+\.\d+) per output element", register_global_loads_per_element(32, 64)),
-        ("lab9 global loads", r"global loads: (\d+\.\d+) per output", round(halo_loads_per_output(64, 48, 16, 2), 2)),
+        # Lab 9's technique case (128 x 72, TILE 64, R 2): the solution loads its halo rows as float4 where it can, one
+        # load for four floats, so the count lies between a quarter of the halo's floats per output and all of them.
+        ("lab9 global loads", r"global loads: (\d+\.\d+) per output",
+         (round(halo_loads_per_output(128, 72, 64, 2) / 4, 2), round(halo_loads_per_output(128, 72, 64, 2), 2))),
         # 16384 uniform values in 64 bins over 8 work-groups: 32 a bin a group on average, so none is empty.
         ("lab10 global atomics", r"global atomics: (\d+) for", 8 * 64),
     ]
@@ -418,8 +421,9 @@ def claims_hold(grader_output, problems):
         lab = name.split()[0]
         section = re.search(r"^%s: .*?^  %s score" % (lab, lab), grader_output, re.S | re.M)
         found = re.search(pattern, section.group(0)) if section else None
-        if not found or abs(float(found.group(1)) - simulated) > 1e-9:  # counts, so exact
-            problems.append("docs/figures: %s drawn as %g, the grader counts %s" %
+        low, high = simulated if isinstance(simulated, tuple) else (simulated, simulated)
+        if not found or not low - 1e-9 <= float(found.group(1)) <= high + 1e-9:  # counts, so exact (or a range)
+            problems.append("docs/figures: %s drawn as %s, the grader counts %s" %
                             (name, simulated, found.group(1) if found else "nothing"))
 
 
