@@ -1,22 +1,11 @@
 #include "judge/course.h"
 
 #include "files.h"
+#include "settings.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static char *trim(char *s)
-{
-    char *end;
-    while (isspace((unsigned char)*s))
-        s++;
-    end = s + strlen(s);
-    while (end > s && isspace((unsigned char)end[-1]))
-        *--end = '\0';
-    return s;
-}
 
 /* Loads the grading profile that value names: beside the course file (or absolute), else a file of
    profiles_dir. */
@@ -104,33 +93,23 @@ static int set_key(struct course *course, const char *key, const char *value, co
     return -1;
 }
 
+/* Where course_parse's settings go, and where a course file's relative paths start. */
+struct course_parsing {
+    struct course *course;
+    const char *base_dir, *profiles_dir;
+};
+
+static int take_setting(void *context, const char *key, const char *value, char *why, size_t why_size)
+{
+    const struct course_parsing *p = context;
+    return set_key(p->course, key, value, p->base_dir, p->profiles_dir, why, why_size);
+}
+
 int course_parse(const char *text, const char *base_dir, const char *profiles_dir, struct course *course,
                  char *error, size_t error_size)
 {
-    char *copy = strdup(text), *line, *next, why[768];
-    int number = 0, rc = 0;
-    for (line = copy; line && rc == 0; line = next) {
-        char *eq, *key;
-        next = strchr(line, '\n');
-        if (next)
-            *next++ = '\0';
-        number++;
-        key = trim(line);
-        if (*key == '\0' || *key == '#')
-            continue;
-        if (!(eq = strchr(key, '='))) {
-            snprintf(error, error_size, "line %d: expected 'key = value', got '%.100s'", number, key);
-            rc = -1;
-            break;
-        }
-        *eq = '\0';
-        if (set_key(course, trim(key), trim(eq + 1), base_dir, profiles_dir, why, sizeof why) != 0) {
-            snprintf(error, error_size, "line %d: %s", number, why);
-            rc = -1;
-        }
-    }
-    free(copy);
-    return rc;
+    struct course_parsing parsing = {.course = course, .base_dir = base_dir, .profiles_dir = profiles_dir};
+    return clk_settings_parse(text, take_setting, &parsing, error, error_size);
 }
 
 int course_load(const char *path, const char *profiles_dir, struct course *course, char *error, size_t error_size)

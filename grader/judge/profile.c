@@ -1,6 +1,7 @@
 #include "judge/profile.h"
 
 #include "files.h"
+#include "settings.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -24,17 +25,6 @@ void profile_defaults(int is_gpu, struct profile *profile)
         snprintf(profile->labs[lab].note, sizeof profile->labs[lab].note,
                  "no calibrated threshold for this device (an instructor runs ./grade --calibrate)");
     }
-}
-
-static char *trim(char *s)
-{
-    char *end;
-    while (isspace((unsigned char)*s))
-        s++;
-    end = s + strlen(s);
-    while (end > s && isspace((unsigned char)end[-1]))
-        *--end = '\0';
-    return s;
 }
 
 static int parse_double(const char *text, double *value)
@@ -166,32 +156,17 @@ static int check_rules(const struct profile *profile, char *error, size_t error_
     return 0;
 }
 
+static int take_setting(void *profile, const char *key, const char *value, char *why, size_t why_size)
+{
+    if (set_field(profile, key, value) == 0)
+        return 0;
+    snprintf(why, why_size, "unknown key or bad value for '%.100s'", key);
+    return -1;
+}
+
 int profile_parse(const char *text, struct profile *profile, char *error, size_t error_size)
 {
-    char *copy = strdup(text), *line, *next;
-    int number = 0, rc = 0;
-    for (line = copy; line && rc == 0; line = next) {
-        char *eq, *key;
-        next = strchr(line, '\n');
-        if (next)
-            *next++ = '\0';
-        number++;
-        key = trim(line);
-        if (*key == '\0' || *key == '#')
-            continue;
-        eq = strchr(key, '=');
-        if (!eq) {
-            snprintf(error, error_size, "line %d: expected 'key = value', got '%s'", number, key);
-            rc = -1;
-            break;
-        }
-        *eq = '\0';
-        if (set_field(profile, trim(key), trim(eq + 1)) != 0) {
-            snprintf(error, error_size, "line %d: unknown key or bad value for '%s'", number, trim(key));
-            rc = -1;
-        }
-    }
-    free(copy);
+    int rc = clk_settings_parse(text, take_setting, profile, error, error_size);
     return rc == 0 ? check_rules(profile, error, error_size) : rc;
 }
 
