@@ -59,43 +59,50 @@ __kernel void scan_blocks(__global const uint *in, __global uint *out, __global 
         sums[get_group_id(0)] = total;
 }
 
-/* scan_sums walks the totals SUMS_TILE at a time, in a tile of local memory padded like temp (16.5 KB). */
+/* scan_sums walks the totals in tiles of up to SUMS_TILE, each work-item owning a run of SUMS_RUN consecutive totals
+   of a tile. The run's length is fixed when the kernel is built so that the compiler keeps the run in registers and
+   unrolls its loops: runs of a length known only at run time, scanned in local memory, cost 3 times as much. The
+   tile (16.5 KB, padded like temp, so that runs SUMS_RUN apart start in different banks) holds the runs of
+   SUMS_TILE / SUMS_RUN = 256 work-items; those of a larger work-group beyond them only take part in the barriers. */
+#define SUMS_RUN 16
 #define SUMS_TILE 4096
 
-/* Scans run values of tile from first in place (exclusive); returns their sum. */
-static uint scan_run(__local uint *tile, int first, int run)
-{
-    uint sum = 0;
-    for (int k = first; k < first + run; k++) {
-        uint x = tile[PAD(k)];
-        tile[PAD(k)] = sum;
-        sum += x;
-    }
-    return sum;
-}
-
-/* One work-group walks the totals a tile at a time: loads it (coalesced), each work-item scans its run of consecutive
-   totals in place, the sweeps scan the runs' sums in temp, each run gets its offset and the running total, and the
-   tile is stored (coalesced). The sweeps' barriers are paid once a tile (4,096 totals), where walking the totals a
-   block of 2L at a time pays them every 2L: at 2^26 elements, 131,072 totals, that took 40% of the scan's time. */
+/* One work-group, a tile at a time: the tile is loaded (side by side, work-items load neighbouring totals: coalesced),
+   each work-item scans its run in registers, the sweeps scan the runs' sums in temp, each run gets its offset and
+   the running total, and the tile is stored as it was loaded. The sweeps' barriers are paid once a tile, where
+   walking the totals a block of 2L at a time pays them every 2L: at 2^26 elements, 131,072 totals, that took 40% of
+   the scan's time. */
 __kernel void scan_sums(__global uint *sums, __local uint *temp, const int count)
 {
     __local uint tile[PAD(SUMS_TILE)];
-    int lid = get_local_id(0), items = get_local_size(0);
-    /* each work-item's run of a tile: SUMS_TILE / L totals, fewer where there are fewer totals */
-    int run = max(1, min(SUMS_TILE / items, (count + items - 1) / items)), size = run * items;
+    int lid = get_local_id(0), items = min((int)get_local_size(0), SUMS_TILE / SUMS_RUN), size = items * SUMS_RUN;
+    int mine = lid < items; /* this work-item owns a run of the tile */
     uint carry = 0;
     for (int start = 0; start < count; start += size) {
-        for (int k = lid; k < size; k += items)
-            tile[PAD(k)] = start + k < count ? sums[start + k] : 0;
+        if (mine)
+            for (int j = 0; j < SUMS_RUN; j++) {
+                int k = j * items + lid;
+                tile[PAD(k)] = start + k < count ? sums[start + k] : 0;
+            }
         barrier(CLK_LOCAL_MEM_FENCE);
-        temp[PAD(lid)] = scan_run(tile, lid * run, run);
+        uint run[SUMS_RUN], sum = 0;
+        if (mine)
+            for (int j = 0; j < SUMS_RUN; j++) { /* the run's exclusive scan, in registers */
+                run[j] = sum;
+                sum += tile[PAD(lid * SUMS_RUN + j)];
+            }
+        temp[PAD(lid)] = sum;
         uint total = scan_block(temp, items), offset = carry + temp[PAD(lid)];
-        for (int k = lid * run; k < lid * run + run; k++)
-            tile[PAD(k)] += offset;
+        if (mine)
+            for (int j = 0; j < SUMS_RUN; j++)
+                tile[PAD(lid * SUMS_RUN + j)] = offset + run[j];
         barrier(CLK_LOCAL_MEM_FENCE);
-        for (int k = lid; k < size && start + k < count; k += items)
-            sums[start + k] = tile[PAD(k)];
+        if (mine)
+            for (int j = 0; j < SUMS_RUN; j++) {
+                int k = j * items + lid;
+                if (start + k < count)
+                    sums[start + k] = tile[PAD(k)];
+            }
         carry += total;
         barrier(CLK_LOCAL_MEM_FENCE); /* the tile is stored before the next one is loaded */
     }
