@@ -198,6 +198,19 @@ START_TEST(several_kernels_run_in_order_and_a_failure_names_its_kernel)
 }
 END_TEST
 
+/* Lab 11's solution stays right in work-groups larger than scan_sums' tile has runs for: 512 work-items, of which
+   the first 256 own runs, over 4,097 totals (two tiles). */
+START_TEST(scan_solution_is_right_in_groups_past_its_tile)
+{
+    struct grade_case c = {.data = GRADE_REAL, .dims = {(1 << 22) + 3}, .local = {512}};
+    struct clk_env env;
+    ck_assert_int_eq(clk_env_create("cpu", &env), 0);
+    struct case_verdict v = run_scan(&env, "solutions/lab11/scan.cl", &c);
+    ck_assert_msg(v.memory_ok && v.values_ok, "%s %s (traced to '%s')", v.values, v.memory, v.kernel);
+    clk_env_release(&env);
+}
+END_TEST
+
 /* The judge's side alone, on buffers as a device would leave them: a transpose that wrapped columns into the next
    rows and wrote past the end of its output. Its values verdict holds the map of the matrix, with a row for the
    words past the end. */
@@ -260,6 +273,7 @@ Suite *harness_suite(void)
     tcase_add_test(tc, lab8_baseline_is_lab6_solution);
     tcase_add_test(tc, warptile_whole_blocks_are_right);
     tcase_add_test(tc, several_kernels_run_in_order_and_a_failure_names_its_kernel);
+    tcase_add_test(tc, scan_solution_is_right_in_groups_past_its_tile);
     tcase_add_test(tc, a_write_past_the_end_is_mapped);
     suite_add_tcase(s, tc);
     return s;
