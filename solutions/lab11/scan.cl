@@ -82,7 +82,8 @@ __kernel void scan_sums(__global uint *sums, __local uint *temp, const int count
         if (mine)
             for (int j = 0; j < SUMS_RUN; j++) {
                 int k = j * items + lid;
-                tile[PAD(k)] = start + k < count ? sums[start + k] : 0;
+                uint x = sums[min(start + k, count - 1)]; /* a load in bounds, whether or not it is used */
+                tile[PAD(k)] = start + k < count ? x : 0;
             }
         barrier(CLK_LOCAL_MEM_FENCE);
         uint run[SUMS_RUN], sum = 0;
@@ -96,7 +97,7 @@ __kernel void scan_sums(__global uint *sums, __local uint *temp, const int count
         if (mine)
             for (int j = 0; j < SUMS_RUN; j++)
                 tile[PAD(lid * SUMS_RUN + j)] = offset + run[j];
-        barrier(CLK_LOCAL_MEM_FENCE);
+        barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE); /* the last total, loaded by many, is stored after */
         if (mine)
             for (int j = 0; j < SUMS_RUN; j++) {
                 int k = j * items + lid;
