@@ -114,6 +114,7 @@ static void hello_and_build(struct lab_run *r)
     }
     if (session_ask(&r->session, 0, NULL, 0, WIRE_BUILT, 1 << 20, &m) != 0 || m.length < sizeof(struct wire_built)) {
         r->refusal = strdup("the kernel's build did not finish (the compiler crashed or ran out of time or memory)");
+        r->build_stopped = 1;
         wire_message_free(&m);
         return;
     }
@@ -131,6 +132,7 @@ int runlab_open(struct lab_run *r, char *const wrapper[], int timeout_s)
     snprintf(r->kernel_shown, sizeof r->kernel_shown, "%s/%s/%s", r->g->source_dir, r->lab->name,
              r->lab->kernel_file);
     r->refusal = r->setup = NULL;
+    r->build_stopped = 0;
     r->max_local = 1;
     memset(&r->hello, 0, sizeof r->hello);
     memset(&r->session, 0, sizeof r->session);

@@ -43,6 +43,7 @@ struct lab_run {
     int profile_loaded;
     int slow_seen; /* a large case did not finish, and the cases went on without it */
     int unoptimised; /* the kernel is built with -cl-opt-disable (see compiler_recheck.h) */
+    int build_stopped; /* the runner stopped while the device's compiler built the kernel (a crash, a limit) */
 };
 
 /* What one run made of each case of a lab, and where its runner stopped. */
