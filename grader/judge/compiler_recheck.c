@@ -91,7 +91,7 @@ void compiler_recheck_run(struct grading *g, const struct grade_lab_spec *lab, u
     memcpy(unoptimised->cases, device->cases, device->count * sizeof device->cases[0]);
     memset(unoptimised->ran, 0, sizeof unoptimised->ran);
     unoptimised->count = device->count;
-    if (runlab_open(&r, NULL, g->config.timeout_s) == 0 && !r.setup && !r.refusal)
+    if (runlab_open_patiently(&r, g->config.timeout_s) == 0 && !r.setup && !r.refusal)
         for (size_t k = 0; k < count && r.session.child.pid > 0 && !r.session.broken; k++)
             run_again(&r, max_local, device, chosen[k], unoptimised);
     runlab_close(&r, NULL);

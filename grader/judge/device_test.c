@@ -23,7 +23,7 @@ static void build_unoptimised(struct lab_run *r)
     sandbox_describe(&outcome, r->g->config.timeout_s, optimised_build_stop, sizeof optimised_build_stop);
     sandbox_outcome_free(&outcome);
     r->unoptimised = 1;
-    runlab_open(r, NULL, r->g->config.timeout_s);
+    runlab_open_patiently(r, r->g->config.timeout_s);
 }
 
 /* A kernel that was refused or did not build: the build test says why; the other tests are completed later. */
@@ -111,7 +111,10 @@ int device_test_run(struct grading *g, const struct grade_lab_spec *lab, uint64_
         result->setup_error = strdup("--device oclgrind: Oclgrind is not installed (sudo apt-get install oclgrind)");
         return 2;
     }
-    runlab_open(&r, simulated ? wrapper.argv : NULL, simulated ? 10 * g->config.timeout_s : g->config.timeout_s);
+    if (simulated)
+        runlab_open(&r, wrapper.argv, 10 * g->config.timeout_s);
+    else
+        runlab_open_patiently(&r, g->config.timeout_s);
     if (r.build_stopped && !simulated)
         build_unoptimised(&r);
     char *device = safetext_clean(r.hello.device_name, sizeof result->device);

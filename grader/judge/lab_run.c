@@ -161,6 +161,19 @@ int runlab_open(struct lab_run *r, char *const wrapper[], int timeout_s)
     return 0;
 }
 
+int runlab_open_patiently(struct lab_run *r, int timeout_s)
+{
+    int rc, waited = 0;
+    for (int wait_s = DEVICE_MEMORY_FIRST_WAIT_S;; wait_s *= 2) {
+        rc = runlab_open(r, NULL, timeout_s);
+        if (!r->setup || !r->hello.memory_held || waited + wait_s > 2 * r->g->config.timeout_s)
+            return rc;
+        runlab_close(r, NULL);
+        sleep((unsigned)wait_s);
+        waited += wait_s;
+    }
+}
+
 void runlab_close(struct lab_run *r, struct sandbox_outcome *outcome)
 {
     struct sandbox_outcome ignored;

@@ -72,6 +72,11 @@ struct case_log {
    for at most timeout_s) and has it build the kernel; returns 0 when the runner is up (see refusal and setup). */
 int runlab_open(struct lab_run *r, char *const wrapper[], int timeout_s);
 
+/* Opens a runner on the device as runlab_open does; where the device had no memory for its context (another process
+   may hold it for as long as its own time limit), waits and tries again, the waits adding up to twice the run's
+   limit. */
+int runlab_open_patiently(struct lab_run *r, int timeout_s);
+
 /* Ends the runner and fills outcome (may be NULL) with how it ended. */
 void runlab_close(struct lab_run *r, struct sandbox_outcome *outcome);
 
