@@ -337,6 +337,7 @@ START_TEST(a_device_crash_on_a_right_kernel_is_shown_before_it_counts)
     ck_assert_double_eq(exact_score_when_device_crashes(1, cause, sizeof cause), lab->points.exact);
     ck_assert_str_eq(cause, VERDICT_CAUSE_MISCOMPILED);
     ck_assert_double_eq(exact_score_when_device_crashes(0, cause, sizeof cause), 0.0);
+    ck_assert_str_eq(cause, VERDICT_CAUSE_DISAGREES); /* the crash stands, flagged for review */
 }
 END_TEST
 
