@@ -341,6 +341,34 @@ START_TEST(a_device_crash_on_a_right_kernel_is_shown_before_it_counts)
 }
 END_TEST
 
+/* A crash at an assertion of the OpenCL implementation's own (PoCL 5.0 built with assertions stops so on a right
+   lab 7 kernel that copies with async_work_group_copy), again without optimisation, on a kernel the reference judge
+   finds right: the lab is not graded on that device (a set-up error, no score); without the assertion the crash is
+   the kernel's, and a recheck that runs the case right clears it. */
+START_TEST(an_implementation_that_gives_up_leaves_the_lab_ungraded)
+{
+    struct reference ref = {.ran = 1, .log = &made_reference};
+    const struct grade_lab_spec *lab = registry_find("lab1");
+    char *why;
+    make_up_logs(2);
+    made_device.ran[1] = made_device.verdicts[1].values_ok = 0;
+    made_device.stopped_at = 1;
+    snprintf(made_device.how, sizeof made_device.how, "crashed with SIGABRT");
+    made_unoptimised.ran[0] = made_unoptimised.ran[1] = 0;
+    made_unoptimised.stopped_at = 1;
+    ck_assert_ptr_null(recheck_device_gave_up(lab, &made_device, &ref, &made_unoptimised));
+    snprintf(made_device.assertion, sizeof made_device.assertion,
+             "pocl/lib/CL/devices/workgroup.c:100: f: Assertion `x' failed.");
+    why = recheck_device_gave_up(lab, &made_device, &ref, &made_unoptimised);
+    ck_assert_ptr_nonnull(why);
+    ck_assert_ptr_nonnull(strstr(why, "Assertion `x' failed"));
+    free(why);
+    made_unoptimised.ran[1] = 1; /* built without optimisation, the case ran right: the compiler's, cleared */
+    made_unoptimised.stopped_at = -1;
+    ck_assert_ptr_null(recheck_device_gave_up(lab, &made_device, &ref, &made_unoptimised));
+}
+END_TEST
+
 /* The cause the report names, read from the JSON record (extra_data.cause of a test), not from its wording. */
 static const struct {
     const char *fixture, *lab, *test, *cause;
@@ -926,6 +954,7 @@ Suite *grade_suite(void)
     tc = grade_case(s, GRADE_VERDICTS, 30); /* the verdicts on case logs made up here: nothing graded */
     tcase_add_test(tc, both_judges_must_agree);
     tcase_add_test(tc, a_device_crash_on_a_right_kernel_is_shown_before_it_counts);
+    tcase_add_test(tc, an_implementation_that_gives_up_leaves_the_lab_ungraded);
     tc = grade_case(s, GRADE_SOLUTIONS, 900); /* three gradings of every lab, side by side with other units */
     tcase_add_test(tc, broken_oclgrind_is_not_claimed);
     tcase_add_test(tc, solutions_pass_every_lab);

@@ -2,6 +2,8 @@
 
 #include "judge/verdict.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int recheck_needed(const struct case_log *device, const struct reference *ref)
@@ -40,6 +42,22 @@ int recheck_cleared_crash(const struct case_log *device, const struct case_log *
     return 1;
 }
 
+char *recheck_device_gave_up(const struct grade_lab_spec *lab, const struct case_log *device,
+                             const struct reference *ref, const struct case_log *unoptimised)
+{
+    const char *assertion = device->assertion[0] ? device->assertion : unoptimised->assertion;
+    char description[128], *why;
+    if (unoptimised->count != device->count || !assertion[0] || !recheck_crash_needed(device, ref) ||
+        recheck_cleared_crash(device, unoptimised) || !(why = malloc(1024)))
+        return NULL;
+    lab->family->describe(&device->cases[device->stopped_at], description, sizeof description);
+    snprintf(why, 1024, "the device's OpenCL implementation gave up at a check of its own in case %ld (%s), also "
+             "with the kernel built without optimisation:\n  %s\nwhile Oclgrind, the reference judge, finds the "
+             "kernel right: a kernel is judged on both, so this lab was not graded here (no point is lost for it); "
+             "grade it on another device (./grade --list-devices)", device->stopped_at + 1, description, assertion);
+    return why;
+}
+
 /* The cases to run again, at most RECHECK_MAX_CASES: those the reference judge got right first, since they decide
    whether the compiler is to blame, then the device's other wrong cases, then (after a crash) the case it crashed
    in and those after it. Returns how many. */
@@ -71,6 +89,7 @@ static void run_again(struct lab_run *r, size_t max_local, const struct case_log
     } else if (one.stopped_at >= 0 && unoptimised->stopped_at < 0) {
         unoptimised->stopped_at = (long)i;
         memcpy(unoptimised->how, one.how, sizeof unoptimised->how);
+        memcpy(unoptimised->assertion, one.assertion, sizeof unoptimised->assertion);
     }
 }
 
@@ -83,7 +102,7 @@ void compiler_recheck_run(struct grading *g, const struct grade_lab_spec *lab, u
     size_t count, max_local = g->max_local < GRADE_PORTABLE_LOCAL ? g->max_local : GRADE_PORTABLE_LOCAL;
     unoptimised->count = 0;
     unoptimised->stopped_at = unoptimised->slow_at = -1;
-    unoptimised->how[0] = '\0';
+    unoptimised->how[0] = unoptimised->assertion[0] = '\0';
     unoptimised->timed_checked = 0;
     if (simulated || !(recheck_needed(device, ref) || recheck_crash_needed(device, ref)) ||
         (count = choose(device, ref, chosen)) == 0)

@@ -58,6 +58,8 @@ struct case_log {
     char slow_how[256];
     size_t slow_skipped; /* the cases left out after it */
     char how[256];     /* how it stopped: "did not finish within 3 s", "crashed with SIGSEGV" */
+    char assertion[256]; /* the crash's last words when they are an assertion's ("... Assertion `x' failed."): the
+                            OpenCL implementation's own check gave up, not the kernel ("" otherwise) */
     int out_of_memory; /* the judge ran out of host memory */
     int device_memory_held; /* the device had no memory for a case's buffers however long the judge waited: a
                                neighbour held it (CL_MEM_OBJECT_ALLOCATION_FAILURE); the cases stopped there */
@@ -76,6 +78,10 @@ int runlab_open(struct lab_run *r, char *const wrapper[], int timeout_s);
    may hold it for as long as its own time limit), waits and tries again, the waits adding up to twice the run's
    limit. */
 int runlab_open_patiently(struct lab_run *r, int timeout_s);
+
+/* Waits seconds while the runner sits idle (the device's memory held by another process), its deadline moved on by
+   as much: the wait is not the runner's time. */
+void runlab_idle(struct lab_run *r, int seconds);
 
 /* Ends the runner and fills outcome (may be NULL) with how it ended. */
 void runlab_close(struct lab_run *r, struct sandbox_outcome *outcome);
