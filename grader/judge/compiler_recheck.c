@@ -1,7 +1,5 @@
 #include "judge/compiler_recheck.h"
 
-#include "judge/verdict.h"
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +9,7 @@ int recheck_needed(const struct case_log *device, const struct reference *ref)
     if (!ref || !ref->ran || ref->findings > 0)
         return 0; /* with a race or a bad access, what the device computes is luck, whatever its compiler */
     for (size_t i = 0; i < device->count; i++) {
-        const struct case_verdict *rv = verdict_reference_of(ref, &device->cases[i]);
+        const struct case_verdict *rv = reference_verdict_of(ref, &device->cases[i]);
         if (device->ran[i] && !device->verdicts[i].values_ok && rv && rv->values_ok)
             return 1;
     }
@@ -69,7 +67,7 @@ static size_t choose(const struct case_log *device, const struct reference *ref,
             chosen[count++] = i;
     for (int pass = 0; pass < 2; pass++)
         for (size_t i = 0; i < device->count && count < RECHECK_MAX_CASES; i++) {
-            const struct case_verdict *rv = verdict_reference_of(ref, &device->cases[i]);
+            const struct case_verdict *rv = reference_verdict_of(ref, &device->cases[i]);
             int disagrees = rv && rv->values_ok;
             if (device->ran[i] && !device->verdicts[i].values_ok && disagrees == (pass == 0) && (!rv || rv->values_ok))
                 chosen[count++] = i;

@@ -43,21 +43,6 @@ struct merged {
     int disagrees;      /* wrong on the device, also without optimisation, right under the reference judge */
 };
 
-static int same_case(const struct grade_case *a, const struct grade_case *b)
-{
-    return a->data == b->data && !memcmp(a->dims, b->dims, sizeof a->dims) && a->local[0] == b->local[0] &&
-           a->local[1] == b->local[1] && a->groups == b->groups && a->tile == b->tile &&
-           a->wpt == b->wpt;
-}
-
-const struct case_verdict *verdict_reference_of(const struct reference *ref, const struct grade_case *c)
-{
-    for (size_t i = 0; ref && ref->ran && ref->log && i < ref->log->count; i++)
-        if (ref->log->ran[i] && same_case(&ref->log->cases[i], c))
-            return &ref->log->verdicts[i];
-    return NULL;
-}
-
 /* The device's verdict on case i with the kernel built without optimisation, or NULL when it was not run again. */
 static const struct case_verdict *unoptimised_verdict(const struct case_log *unoptimised, size_t i)
 {
@@ -73,7 +58,7 @@ static void compare_runs(const struct case_log *device, const struct reference *
        cases count. */
     a->racy = ref && ref->ran && ref->findings > 0;
     for (size_t i = 0; i < device->count; i++) {
-        const struct case_verdict *rv = verdict_reference_of(ref, &device->cases[i]);
+        const struct case_verdict *rv = reference_verdict_of(ref, &device->cases[i]);
         const struct case_verdict *uv = unoptimised_verdict(unoptimised, i);
         if (!device->ran[i] || !rv || device->verdicts[i].values_ok || !rv->values_ok)
             continue;
@@ -93,7 +78,7 @@ static int merge_case(const struct case_log *device, const struct reference *ref
                       size_t i, struct agreement *a, struct merged *m)
 {
     const struct case_verdict *dv = device->ran[i] ? &device->verdicts[i] : NULL;
-    const struct case_verdict *rv = verdict_reference_of(ref, &device->cases[i]);
+    const struct case_verdict *rv = reference_verdict_of(ref, &device->cases[i]);
     const struct case_verdict *uv = unoptimised_verdict(unoptimised, i);
     int device_ok;
     memset(m, 0, sizeof *m);
@@ -212,7 +197,7 @@ static void tally_reference(const struct grading *g, const struct grade_lab_spec
 static int device_lists(const struct case_log *device, const struct grade_case *c)
 {
     for (size_t i = 0; i < device->count; i++)
-        if (same_case(&device->cases[i], c))
+        if (reference_same_case(&device->cases[i], c))
             return 1;
     return 0;
 }
