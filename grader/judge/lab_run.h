@@ -63,6 +63,7 @@ struct case_log {
     char assertion[256]; /* the crash's last words when they are an assertion's ("... Assertion `x' failed."): the
                             OpenCL implementation's own check gave up, not the kernel ("" otherwise) */
     int out_of_memory; /* the judge ran out of host memory */
+    int build_stopped; /* the device's compiler stopped building the kernel, also without optimisation (no case ran) */
     int device_memory_held; /* the device had no memory for a case's buffers however long the judge waited: a
                                neighbour held it (CL_MEM_OBJECT_ALLOCATION_FAILURE); the cases stopped there */
     int technique_ran; /* RUNLAB_REFERENCE: the lab's technique case ran, first */
