@@ -491,6 +491,20 @@ static void find_assertion(const char *output, char *assertion, size_t size)
     free(clean);
 }
 
+/* Copies into line the last non-empty line of output, cleaned for the report ("" when there is none). */
+static void last_line(const char *output, char *line, size_t size)
+{
+    const char *end = output + strlen(output), *start;
+    while (end > output && (end[-1] == '\n' || end[-1] == ' '))
+        end--;
+    for (start = end; start > output && start[-1] != '\n'; start--)
+        ;
+    char *clean = end > start ? safetext_clean(start, (size_t)(end - start) < 200 ? (size_t)(end - start) : 200)
+                              : NULL;
+    snprintf(line, size, "%.*s", clean ? (int)strcspn(clean, "\n") : 0, clean ? clean : "");
+    free(clean);
+}
+
 /* Closes a runner that stopped in case index and says how in log. */
 static void record_stop(struct lab_run *r, size_t index, struct case_log *log)
 {
@@ -506,6 +520,8 @@ static void record_stop(struct lab_run *r, size_t index, struct case_log *log)
         sandbox_describe(&outcome, r->g->config.timeout_s, log->how, sizeof log->how);
     find_assertion(outcome.end == SANDBOX_SIGNALED && outcome.output ? outcome.output : "", log->assertion,
                    sizeof log->assertion);
+    last_line(outcome.end == SANDBOX_SIGNALED && outcome.output ? outcome.output : "", log->last_words,
+              sizeof log->last_words);
     sandbox_outcome_free(&outcome);
 }
 
@@ -584,7 +600,7 @@ void runlab_run_cases(struct lab_run *r, size_t max_local, long only_case, struc
     log->slow_skipped = 0;
     log->how[0] = log->slow_how[0] = '\0';
     log->out_of_memory = log->device_memory_held = log->technique_ran = 0;
-    log->assertion[0] = '\0';
+    log->assertion[0] = log->last_words[0] = '\0';
     log->technique_counts[0] = '\0';
     memset(log->ran, 0, sizeof log->ran);
     for (size_t i = 0; i < log->count; i++)

@@ -62,6 +62,7 @@ struct case_log {
     char how[256];     /* how it stopped: "did not finish within 3 s", "crashed with SIGSEGV" */
     char assertion[256]; /* the crash's last words when they are an assertion's ("... Assertion `x' failed."): the
                             OpenCL implementation's own check gave up, not the kernel ("" otherwise) */
+    char last_words[256]; /* the last line the runner printed before it crashed, cleaned ("" when none) */
     int out_of_memory; /* the judge ran out of host memory */
     int build_stopped; /* the device's compiler stopped building the kernel, also without optimisation (no case ran) */
     int device_memory_held; /* the device had no memory for a case's buffers however long the judge waited: a
