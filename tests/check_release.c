@@ -25,7 +25,7 @@ START_TEST(holds_the_stubs_and_the_grader)
                             "test -f .github/workflows/classroom.yml && test ! -e solutions && test ! -e tests && "
                             /* kernels that answer a lab: lab 8's baseline (lab 6's solution), a better lab 7 and lab 8 */
                             "test ! -e kernels/matmul_tiled.cl && test ! -e kernels/transpose_wide.cl && "
-                            "test ! -e kernels/matmul_warptile.cl && "
+                            "test ! -e kernels/matmul_warptile.cl && test ! -e kernels/conv_separable.cl && "
                             /* the quick start builds and grades the student's lab 1: there are no solutions or
                                kit tests to run, and the instructors' quick start is left out */
                             "sed -n '1,14p' README.md | grep -q '^./setup ' && "
