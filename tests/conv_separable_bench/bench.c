@@ -76,7 +76,7 @@ struct spec {
     const char *label, *file, *kernel, *opts;
     int lx, ly, block_x, block_y; /* work-group, and the outputs a side its block covers */
     int separable;               /* takes (in, row, col, out, local) instead of (in, filter, out, local) */
-    int local_kind;              /* 0: (block + 2R)^2, 1: the separable's halo tile and strip */
+    int local_kind;              /* 0: (block + 2R)^2, 1: the separable's halo tile and strip, padded */
 };
 
 static const struct spec specs[] = {
@@ -137,7 +137,8 @@ int main(int argc, char **argv)
             snprintf(opts, sizeof opts, "-cl-std=CL1.2 %s", sp->opts);
             cl_kernel kern = build(sp->file, sp->kernel, opts);
             int bx = sp->block_x, by = sp->block_y, halo_x = bx + 2 * R, halo_y = by + 2 * R;
-            size_t lb = sp->local_kind ? (size_t)(halo_x * halo_y + halo_y * bx) * 4 : (size_t)halo_x * halo_y * 4;
+            /* The separable kernel's halo tile and strip, each row padded by one word (enough for an unpadded one) */
+            size_t lb = sp->local_kind ? (size_t)(halo_y * (halo_x + 1) + halo_y * (bx + 1)) * 4 : (size_t)halo_x * halo_y * 4;
             int arg = 0;
             CK(clSetKernelArg(kern, arg++, sizeof in, &in));
             if (sp->separable) { CK(clSetKernelArg(kern, arg++, sizeof rb, &rb)); CK(clSetKernelArg(kern, arg++, sizeof cb, &cb)); }
