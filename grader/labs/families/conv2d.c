@@ -108,7 +108,7 @@ const struct grade_family grade_family_conv2d = {
 
 /* The going-further separable kernel (kernels/conv_separable.cl): the filter given as its factors row and col,
    filter[fy][fx] = col[fy] * row[fx]; its own work-groups, 32 x 8 work-items over a 32 x 32 block, and a __local
-   argument for the block's halo tile and its rows convolved with row. */
+   argument for the block's halo tile and its rows convolved with row, each row padded by one word. */
 #define SEPARABLE_BLOCK 32
 #define SEPARABLE_ROWS 8
 
@@ -149,7 +149,7 @@ static int separable_prepare(const struct grade_case *c, uint64_t seed, struct g
     launch->local[1] = SEPARABLE_ROWS;
     launch->global[0] = (W + SEPARABLE_BLOCK - 1) / SEPARABLE_BLOCK * SEPARABLE_BLOCK;
     launch->global[1] = (H + SEPARABLE_BLOCK - 1) / SEPARABLE_BLOCK * SEPARABLE_ROWS;
-    launch->local_bytes = (halo * halo + halo * SEPARABLE_BLOCK) * sizeof(float);
+    launch->local_bytes = (halo * (halo + 1) + halo * (SEPARABLE_BLOCK + 1)) * sizeof(float);
     if (c->no_reference)
         return 0;
     launch->expected = calloc(H * W, sizeof(double));
