@@ -32,6 +32,10 @@
 #define STRUCTURE_CASE_S 2.5
 #define SAMPLE_FILL_S 2.0
 #define STRUCTURE_TILES 3
+/* judge_case's result when the device had no memory for the case's buffers: not the kernel's doing (the judge
+   sizes the buffers), so the case is run again after a wait, the first wait this long, each next one twice as long. */
+#define DEVICE_MEMORY_HELD (-3)
+#define DEVICE_MEMORY_FIRST_WAIT_S 1
 
 /* The most of a kernel's source read to choose its contract: far more than a kernel's MAX_TOKENS tokens. */
 #define CONTRACT_SOURCE_MAX (1 << 20)
@@ -148,6 +152,7 @@ static void hello_and_build(struct lab_run *r)
     }
     if (session_ask(&r->session, 0, NULL, 0, WIRE_BUILT, 1 << 20, &m) != 0 || m.length < sizeof(struct wire_built)) {
         r->refusal = strdup("the kernel's build did not finish (the compiler crashed or ran out of time or memory)");
+        r->build_stopped = 1;
         wire_message_free(&m);
         return;
     }
@@ -165,6 +170,7 @@ int runlab_open(struct lab_run *r, char *const wrapper[], int timeout_s)
     snprintf(r->kernel_shown, sizeof r->kernel_shown, "%s/%s/%s", r->g->source_dir, r->lab->name,
              r->lab->kernel_file);
     r->refusal = r->setup = NULL;
+    r->build_stopped = 0;
     r->max_local = 1;
     memset(&r->hello, 0, sizeof r->hello);
     memset(&r->session, 0, sizeof r->session);
@@ -191,6 +197,26 @@ int runlab_open(struct lab_run *r, char *const wrapper[], int timeout_s)
         r->refusal = strdup(why);
     }
     return 0;
+}
+
+void runlab_idle(struct lab_run *r, int seconds)
+{
+    sleep((unsigned)seconds);
+    r->session.child.deadline += seconds;
+    r->session.started_at += seconds;
+}
+
+int runlab_open_patiently(struct lab_run *r, int timeout_s)
+{
+    int rc, waited = 0;
+    for (int wait_s = DEVICE_MEMORY_FIRST_WAIT_S;; wait_s *= 2) {
+        rc = runlab_open(r, NULL, timeout_s);
+        if (!r->setup || !r->hello.memory_held || waited + wait_s > 2 * r->g->config.timeout_s)
+            return rc;
+        runlab_close(r, NULL);
+        sleep((unsigned)wait_s);
+        waited += wait_s;
+    }
 }
 
 void runlab_close(struct lab_run *r, struct sandbox_outcome *outcome)
@@ -330,6 +356,8 @@ static int judge_case(struct lab_run *r, const struct grade_case *c, uint64_t se
         unpack_case(r, &m, &launch, request.guard, bytes, &raw, &status, &data) != 0) {
         r->session.broken = 1;
         rc = -1;
+    } else if (status == CL_MEM_OBJECT_ALLOCATION_FAILURE && r->mode == RUNLAB_GRADE) {
+        rc = DEVICE_MEMORY_HELD;
     } else if (status != CL_SUCCESS) {
         verdict->memory_ok = 1;
         const char *hint = clk_error_hint(status);
@@ -478,6 +506,27 @@ static void show_progress(const struct lab_run *r, size_t i, size_t count)
     fflush(r->g->style.out);
 }
 
+/* Copies into assertion the last line of output that reports a failed assertion (glibc's "file:line: function:
+   Assertion `expr' failed."), cleaned for the report, or "" when none does. */
+static void find_assertion(const char *output, char *assertion, size_t size)
+{
+    const char *at = output, *found = NULL;
+    assertion[0] = '\0';
+    while (at && (at = strstr(at, "Assertion `")) != NULL) {
+        const char *end = strchr(at, '\n');
+        if (strstr(at, "' failed") && (!end || strstr(at, "' failed") < end))
+            found = at;
+        at = end;
+    }
+    if (!found)
+        return;
+    while (found > output && found[-1] != '\n')
+        found--;
+    char *clean = safetext_clean(found, 200);
+    snprintf(assertion, size, "%.*s", clean ? (int)strcspn(clean, "\n") : 0, clean ? clean : "");
+    free(clean);
+}
+
 /* Closes a runner that stopped in case index and says how in log. */
 static void record_stop(struct lab_run *r, size_t index, struct case_log *log)
 {
@@ -491,6 +540,8 @@ static void record_stop(struct lab_run *r, size_t index, struct case_log *log)
                  "every work-item reaches?)", limit);
     else
         sandbox_describe(&outcome, r->g->config.timeout_s, log->how, sizeof log->how);
+    find_assertion(outcome.end == SANDBOX_SIGNALED && outcome.output ? outcome.output : "", log->assertion,
+                   sizeof log->assertion);
     sandbox_outcome_free(&outcome);
 }
 
@@ -545,6 +596,22 @@ static int go_on_without_large(struct lab_run *r, size_t index, int late, int *s
     return 1;
 }
 
+/* Judges a case, waiting while the device has no memory for its buffers: another process (a student's host
+   program beside this one, another grading) may hold it for as long as its own time limit, so the waits add up
+   to twice the run's limit before the device is given up on. */
+static int judge_case_patiently(struct lab_run *r, const struct grade_case *c, uint64_t seed,
+                                struct case_verdict *verdict)
+{
+    int rc, waited = 0;
+    for (int wait_s = DEVICE_MEMORY_FIRST_WAIT_S; (rc = judge_case(r, c, seed, verdict)) == DEVICE_MEMORY_HELD &&
+                                                  waited + wait_s <= 2 * r->g->config.timeout_s;
+         wait_s *= 2) {
+        runlab_idle(r, wait_s);
+        waited += wait_s;
+    }
+    return rc;
+}
+
 void runlab_run_cases(struct lab_run *r, size_t max_local, long only_case, struct case_log *log)
 {
     static int selected[RUNLAB_MAX_CASES];
@@ -552,7 +619,8 @@ void runlab_run_cases(struct lab_run *r, size_t max_local, long only_case, struc
     log->stopped_at = log->slow_at = -1;
     log->slow_skipped = 0;
     log->how[0] = log->slow_how[0] = '\0';
-    log->out_of_memory = log->technique_ran = 0;
+    log->out_of_memory = log->device_memory_held = log->technique_ran = 0;
+    log->assertion[0] = '\0';
     log->technique_counts[0] = '\0';
     memset(log->ran, 0, sizeof log->ran);
     for (size_t i = 0; i < log->count; i++)
@@ -565,11 +633,15 @@ void runlab_run_cases(struct lab_run *r, size_t max_local, long only_case, struc
         if (!selected[i] || (r->mode == RUNLAB_REFERENCE && !small_exact(&log->cases[i])))
             continue;
         show_progress(r, i, log->count);
-        int rc = judge_case(r, &log->cases[i], r->seed + i, &log->verdicts[i]);
+        int rc = judge_case_patiently(r, &log->cases[i], r->seed + i, &log->verdicts[i]);
         log->ran[i] = rc == 0;
         if (rc == -2)
             log->out_of_memory = 1;
-        if (rc != 0) {
+        if (rc == DEVICE_MEMORY_HELD) {
+            log->device_memory_held = 1;
+            log->stopped_at = (long)i;
+            snprintf(log->how, sizeof log->how, "found no device memory for its buffers");
+        } else if (rc != 0) {
             int late = r->session.late;
             record_stop(r, i, log);
             go_on_without_large(r, i, late && rc == -1, selected, log);
