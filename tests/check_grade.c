@@ -110,6 +110,10 @@ static const struct {
     {"lab9/no-barrier", "lab9", 0, 0, 0, 0},               {"lab9/no-zero-test", "lab9", 0, 0, 0, 0},
     {"lab9/global-filter", "lab9", 1, 1, 1, 0},            {"lab9/naive-constant", "lab9", 1, 1, 1, 0},
     {"lab9/loops-2d", "lab9", 1, 1, 1, 1},
+    /* Lab 9 in the classic form, one output a work-item and no use of WPT (graded with WPT 1 only): right, with the
+       halo tile; the same without the halo's corners (the reference judge's 40 x 37, R 1 case has corners between
+       tiles at TILE 16). */
+    {"lab9/one-output", "lab9", 1, 1, 1, 1},               {"lab9/one-output-no-corners", "lab9", 0, 0, 0, 0},
     /* Lab 9 kinds from public repositories (written for the kit): edges clamped where the lab asks for zero; a
        "valid" convolution that takes the width from the grid; right with a tile sized by get_local_size; right and
        naive, every tap from global memory with a zero test. */

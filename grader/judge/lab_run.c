@@ -6,6 +6,7 @@
 #include "judge/oclgrind_counts.h"
 #include "judge/source_rules.h"
 #include "judge/safetext.h"
+#include "labs/contract.h"
 #include "labs/technique.h"
 #include "sandbox/scratch.h"
 #include "timing.h"
@@ -13,6 +14,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -32,6 +34,41 @@
    sizes the buffers), so the case is run again after a wait, the first wait this long, each next one twice as long. */
 #define DEVICE_MEMORY_HELD (-3)
 #define DEVICE_MEMORY_FIRST_WAIT_S 1
+
+/* The most of a kernel's source read to choose its contract: far more than a kernel's MAX_TOKENS tokens. */
+#define CONTRACT_SOURCE_MAX (1 << 20)
+
+/* The whole of path when it is a regular file (never through a link) of at most CONTRACT_SOURCE_MAX bytes, or NULL. */
+static char *read_source(const char *path)
+{
+    struct stat st;
+    char *text = NULL;
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= CONTRACT_SOURCE_MAX &&
+        (text = calloc(1, (size_t)st.st_size + 1)) != NULL) {
+        ssize_t got = read(fd, text, (size_t)st.st_size);
+        text[got > 0 ? got : 0] = '\0';
+    }
+    close(fd);
+    return text;
+}
+
+const struct grade_lab_spec *runlab_contract(const struct grading *g, const struct grade_lab_spec *lab)
+{
+    char path[PATH_MAX + 128], *text;
+    int k;
+    if (!lab->contracts)
+        return lab;
+    snprintf(path, sizeof path, "%s/%s/%s", g->source_dir, lab->name, lab->kernel_file);
+    text = read_source(path);
+    for (k = 0; text && lab->contracts[k + 1].tilings; k++)
+        if (!lab->contracts[k].uses || rules_uses_name(text, lab->contracts[k].uses))
+            break;
+    free(text);
+    return labs_under_contract(lab, k);
+}
 
 /* Copies the lab folder into the lab's run folder (a fresh copy each run) and checks the kernel's source rules. */
 static int stage(struct lab_run *r, char *why, size_t size)
@@ -90,6 +127,7 @@ static void start_runner(struct lab_run *r, char *const wrapper[], int timeout_s
         snprintf(job.kernel_path, sizeof job.kernel_path, "%s/%s", r->lab->name, r->lab->kernel_file);
     snprintf(job.include_dir, sizeof job.include_dir, "%s", r->lab->name);
     job.unoptimised = r->unoptimised;
+    job.contract = labs_contract_index(r->lab);
     snprintf(job.kernels_dir, sizeof job.kernels_dir, "%.*s/kernels", (int)sizeof job.kernels_dir - 16, kit);
     session_start(&r->session, argv, &policy, &job);
 }

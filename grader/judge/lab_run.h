@@ -74,6 +74,10 @@ struct case_log {
     char timed_detail[512];
 };
 
+/* Returns lab under the contract its kernel in g's source folder is written to (labs/contract.h): the first whose
+   word the source uses, else the last; a kernel that cannot be read takes the first (staging then says why). */
+const struct grade_lab_spec *runlab_contract(const struct grading *g, const struct grade_lab_spec *lab);
+
 /* Stages lab's folder, checks its source rules, starts the runner (inside wrapper, e.g. Oclgrind, when not NULL,
    for at most timeout_s) and has it build the kernel; returns 0 when the runner is up (see refusal and setup). */
 int runlab_open(struct lab_run *r, char *const wrapper[], int timeout_s);
