@@ -26,6 +26,7 @@
 #define MAX_ENV 24
 
 static rlim_t task_shares = 1; /* judges side by side that confine code as the same user */
+static int one_users_judges;   /* those judges are one grading's, which holds its user alone */
 
 void sandbox_share_tasks(int judges)
 {
@@ -33,10 +34,17 @@ void sandbox_share_tasks(int judges)
     sandbox_user_for_workers(judges);
 }
 
+void sandbox_share_user(int judges)
+{
+    task_shares = judges > 1 ? (rlim_t)judges : 1;
+    one_users_judges = judges > 1;
+}
+
 /* The share of the task cap a run gets: one allowance, unless its user is shared with workers beside it. */
 static rlim_t task_share(void)
 {
-    return task_shares > 1 && (!sandbox_user()->drop || sandbox_user()->shared) ? task_shares : 1;
+    return task_shares > 1 && (one_users_judges || !sandbox_user()->drop || sandbox_user()->shared) ? task_shares
+                                                                                                     : 1;
 }
 
 /* Tasks (processes and threads) the user already has, so a per-user cap leaves room for exactly our allowance. */

@@ -84,6 +84,10 @@ void sandbox_keep(pid_t pid, int keep);
    allows each of them the allowance of one run. Only where a worker has no user of its own (see sandbox_worker). */
 void sandbox_share_tasks(int judges);
 
+/* Says that judges side by side (one submission's labs, 1: none) confine code as this grading's one user: each run's
+   task cap then allows each of them the allowance of one run, as sandbox_share_tasks does for a batch. */
+void sandbox_share_user(int judges);
+
 /* Makes this process (a batch's worker, 0 for the first or only one) confine code as that worker's own user,
    clkit-runner-N (N = worker, ./setup makes them), so that no worker can starve another of tasks or read its
    folders; the shared clkit-runner where that user is missing. Call before anything is confined. */
