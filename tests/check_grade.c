@@ -2,6 +2,7 @@
 
 #include "judge/job.h"
 #include "labs/registry.h"
+#include "judge/compiler_recheck.h"
 #include "judge/verdict.h"
 #include "context.h"
 #include "files.h"
@@ -295,6 +296,61 @@ START_TEST(both_judges_must_agree)
     ck_assert_str_eq(cause, VERDICT_CAUSE_MISCOMPILED);
     ck_assert_double_eq(exact_score_when_judges_disagree(0, cause, sizeof cause), 0.0);
     ck_assert_str_eq(cause, VERDICT_CAUSE_DISAGREES);
+}
+END_TEST
+
+/* The exact cases of lab 1 when the device's runner crashed in the second case (SIGABRT, as PoCL's own assertions
+   end) after a right first one, the reference judge finding both right: built without optimisation the device
+   runs the second right (the crash is its compiler's: the points stay) or crashes again (the crash stands). */
+static double exact_score_when_device_crashes(int right_unoptimised, char *cause, size_t size)
+{
+    static struct case_log device, reference_log, unoptimised;
+    static struct reference ref;
+    static struct grading g;
+    struct grade_lab_result result;
+    const struct grade_lab_spec *lab = registry_find("lab1");
+    double score = -1.0;
+    memset(&result, 0, sizeof result);
+    g.config.only_case = -1;
+    snprintf(g.source_dir, sizeof g.source_dir, "/nonexistent");
+    for (struct case_log *log = &device; log; log = log == &device ? &reference_log : log == &reference_log
+                                                                   ? &unoptimised : NULL) {
+        memset(log, 0, sizeof *log);
+        log->count = 2;
+        log->cases[0] = (struct grade_case){.data = GRADE_EXACT, .dims = {16}, .local = {16, 1}};
+        log->cases[1] = (struct grade_case){.data = GRADE_EXACT, .dims = {1000}, .local = {64, 1}};
+        log->stopped_at = log->slow_at = -1;
+        for (int i = 0; i < 2; i++)
+            log->ran[i] = log->verdicts[i].memory_ok = log->verdicts[i].values_ok = 1;
+    }
+    device.ran[1] = device.verdicts[1].values_ok = 0;
+    device.stopped_at = 1;
+    snprintf(device.how, sizeof device.how, "crashed with SIGABRT");
+    unoptimised.ran[0] = 0;
+    if (!right_unoptimised) { /* it crashed again: the runner stopped in the same case */
+        unoptimised.ran[1] = 0;
+        unoptimised.stopped_at = 1;
+    }
+    ref.ran = 1;
+    ref.log = &reference_log;
+    ck_assert(recheck_crash_needed(&device, &ref));
+    verdict_cases(&g, lab, 1, &device, &ref, &unoptimised, &result);
+    for (int t = 0; t < result.test_count; t++)
+        if (!strcmp(result.tests[t].name, "exact cases")) {
+            score = result.tests[t].score;
+            snprintf(cause, size, "%s", result.tests[t].cause);
+        }
+    result_free(&result);
+    return score;
+}
+
+START_TEST(a_device_crash_on_a_right_kernel_is_shown_before_it_counts)
+{
+    char cause[64];
+    const struct grade_lab_spec *lab = registry_find("lab1");
+    ck_assert_double_eq(exact_score_when_device_crashes(1, cause, sizeof cause), lab->points.exact);
+    ck_assert_str_eq(cause, VERDICT_CAUSE_MISCOMPILED);
+    ck_assert_double_eq(exact_score_when_device_crashes(0, cause, sizeof cause), 0.0);
 }
 END_TEST
 
@@ -746,13 +802,14 @@ END_TEST
    the second with the causes and host mistakes). */
 enum {
     GRADE_FIXTURES, GRADE_MARKED, GRADE_MARKED_2, GRADE_LAB10, GRADE_LAB11, GRADE_LAB12, GRADE_REAL_WORLD,
-    GRADE_SOLUTIONS, GRADE_END_TO_END, GRADE_COURSE, GRADE_LOAD
+    GRADE_SOLUTIONS, GRADE_END_TO_END, GRADE_COURSE, GRADE_LOAD, GRADE_VERDICTS
 };
 const char *const grade_cases[] = {
     [GRADE_FIXTURES] = "fixtures",   [GRADE_MARKED] = "marked",         [GRADE_MARKED_2] = "marked, second half",
     [GRADE_LAB10] = "lab 10",        [GRADE_LAB11] = "lab 11",          [GRADE_LAB12] = "lab 12",
     [GRADE_REAL_WORLD] = "real world", [GRADE_SOLUTIONS] = "solutions", [GRADE_END_TO_END] = "end to end",
-    [GRADE_COURSE] = "course",       [GRADE_LOAD] = "under load",       NULL,
+    [GRADE_COURSE] = "course",       [GRADE_LOAD] = "under load",       [GRADE_VERDICTS] = "verdicts",
+    NULL,
 };
 
 static TCase *grade_case(Suite *s, int which, int timeout_s)
@@ -879,8 +936,10 @@ Suite *grade_suite(void)
     tcase_add_loop_test(tc, fixture_gets_its_verdict, first_fixture_of_lab10(), FIXTURE_COUNT);
     tcase_add_loop_test(tc, marked_kernel_gets_its_verdict, first_marked_of_lab10(), MARKED_COUNT);
     tcase_add_test(tc, a_histogram_timed_run_counts_once);
-    tc = grade_case(s, GRADE_SOLUTIONS, 900); /* three gradings of every lab, side by side with other units */
+    tc = grade_case(s, GRADE_VERDICTS, 30); /* the verdicts on case logs made up here: nothing graded */
     tcase_add_test(tc, both_judges_must_agree);
+    tcase_add_test(tc, a_device_crash_on_a_right_kernel_is_shown_before_it_counts);
+    tc = grade_case(s, GRADE_SOLUTIONS, 900); /* three gradings of every lab, side by side with other units */
     tcase_add_test(tc, broken_oclgrind_is_not_claimed);
     tcase_add_test(tc, solutions_pass_every_lab);
     tcase_add_test(tc, replays_one_case);

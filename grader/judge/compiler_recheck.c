@@ -16,11 +16,39 @@ int recheck_needed(const struct case_log *device, const struct reference *ref)
     return 0;
 }
 
+int recheck_crash_needed(const struct case_log *device, const struct reference *ref)
+{
+    if (!ref || !ref->ran || ref->judge_failed || ref->findings > 0 || ref->log->stopped_at >= 0 ||
+        device->stopped_at < 0 || (size_t)device->stopped_at >= device->count || device->device_memory_held ||
+        !strncmp(device->how, "did not finish", 14))
+        return 0;
+    for (size_t i = 0; i < ref->log->count; i++)
+        if (ref->log->ran[i] && (!ref->log->verdicts[i].values_ok || !ref->log->verdicts[i].memory_ok))
+            return 0;
+    return 1;
+}
+
+int recheck_cleared_crash(const struct case_log *device, const struct case_log *unoptimised)
+{
+    long at = device->stopped_at;
+    if (at < 0 || !unoptimised || unoptimised->count != device->count || unoptimised->stopped_at >= 0 ||
+        !unoptimised->ran[at])
+        return 0;
+    for (size_t i = (size_t)at; i < unoptimised->count; i++)
+        if (unoptimised->ran[i] && (!unoptimised->verdicts[i].values_ok || !unoptimised->verdicts[i].memory_ok))
+            return 0;
+    return 1;
+}
+
 /* The cases to run again, at most RECHECK_MAX_CASES: those the reference judge got right first, since they decide
-   whether the compiler is to blame, then the device's other wrong cases. Returns how many. */
+   whether the compiler is to blame, then the device's other wrong cases, then (after a crash) the case it crashed
+   in and those after it. Returns how many. */
 static size_t choose(const struct case_log *device, const struct reference *ref, size_t *chosen)
 {
     size_t count = 0;
+    if (recheck_crash_needed(device, ref))
+        for (size_t i = (size_t)device->stopped_at; i < device->count && count < RECHECK_MAX_CASES; i++)
+            chosen[count++] = i;
     for (int pass = 0; pass < 2; pass++)
         for (size_t i = 0; i < device->count && count < RECHECK_MAX_CASES; i++) {
             const struct case_verdict *rv = verdict_reference_of(ref, &device->cases[i]);
@@ -57,7 +85,8 @@ void compiler_recheck_run(struct grading *g, const struct grade_lab_spec *lab, u
     unoptimised->stopped_at = unoptimised->slow_at = -1;
     unoptimised->how[0] = '\0';
     unoptimised->timed_checked = 0;
-    if (simulated || !recheck_needed(device, ref) || (count = choose(device, ref, chosen)) == 0)
+    if (simulated || !(recheck_needed(device, ref) || recheck_crash_needed(device, ref)) ||
+        (count = choose(device, ref, chosen)) == 0)
         return;
     memcpy(unoptimised->cases, device->cases, device->count * sizeof device->cases[0]);
     memset(unoptimised->ran, 0, sizeof unoptimised->ran);

@@ -62,6 +62,18 @@ static const char *why_not_timed(const struct lab_run *r, const struct case_log 
     return why;
 }
 
+/* Why a lab whose cases found no device memory was not graded: the device's failure, not the kernel's. */
+static char *device_memory_held(const struct grading *g, const struct case_log *log)
+{
+    char *why = malloc(512);
+    if (why)
+        snprintf(why, 512, "the device had no memory for the buffers of case %ld (CL_MEM_OBJECT_ALLOCATION_FAILURE) "
+                 "for %d s: another process holds it (a neighbour's grading, a program left running); the lab was "
+                 "not graded, and no point is lost for it: grade it again when the device is free (nvidia-smi lists "
+                 "who holds a GPU's memory)", log->stopped_at + 1, 2 * g->config.timeout_s);
+    return why;
+}
+
 int device_test_run(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, struct case_log *log,
                     struct grade_lab_result *result)
 {
@@ -91,6 +103,8 @@ int device_test_run(struct grading *g, const struct grade_lab_spec *lab, uint64_
                          g->config.only_case, log);
         if (log->out_of_memory)
             result->setup_error = strdup("the grader ran out of host memory");
+        else if (log->device_memory_held)
+            result->setup_error = device_memory_held(g, log);
         else if (!g->config.quick && g->config.only_case < 0)
             runperf_test(&r, why_not_timed(&r, log), log, result);
     }

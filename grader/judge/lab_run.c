@@ -30,6 +30,10 @@
 #define STRUCTURE_CASE_S 2.5
 #define SAMPLE_FILL_S 2.0
 #define STRUCTURE_TILES 3
+/* judge_case's result when the device had no memory for the case's buffers: not the kernel's doing (the judge
+   sizes the buffers), so the case is run again after a wait, the first wait this long, each next one twice as long. */
+#define DEVICE_MEMORY_HELD (-3)
+#define DEVICE_MEMORY_FIRST_WAIT_S 1
 
 /* Copies the lab folder into the lab's run folder (a fresh copy each run) and checks the kernel's source rules. */
 static int stage(struct lab_run *r, char *why, size_t size)
@@ -292,6 +296,8 @@ static int judge_case(struct lab_run *r, const struct grade_case *c, uint64_t se
         unpack_case(r, &m, &launch, request.guard, bytes, &raw, &status, &data) != 0) {
         r->session.broken = 1;
         rc = -1;
+    } else if (status == CL_MEM_OBJECT_ALLOCATION_FAILURE && r->mode == RUNLAB_GRADE) {
+        rc = DEVICE_MEMORY_HELD;
     } else if (status != CL_SUCCESS) {
         verdict->memory_ok = 1;
         const char *hint = clk_error_hint(status);
@@ -507,6 +513,22 @@ static int go_on_without_large(struct lab_run *r, size_t index, int late, int *s
     return 1;
 }
 
+/* Judges a case, waiting while the device has no memory for its buffers: another process (a student's host
+   program beside this one, another grading) may hold it for as long as its own time limit, so the waits add up
+   to twice the run's limit before the device is given up on. */
+static int judge_case_patiently(struct lab_run *r, const struct grade_case *c, uint64_t seed,
+                                struct case_verdict *verdict)
+{
+    int rc, waited = 0;
+    for (int wait_s = DEVICE_MEMORY_FIRST_WAIT_S; (rc = judge_case(r, c, seed, verdict)) == DEVICE_MEMORY_HELD &&
+                                                  waited + wait_s <= 2 * r->g->config.timeout_s;
+         wait_s *= 2) {
+        sleep((unsigned)wait_s);
+        waited += wait_s;
+    }
+    return rc;
+}
+
 void runlab_run_cases(struct lab_run *r, size_t max_local, long only_case, struct case_log *log)
 {
     static int selected[RUNLAB_MAX_CASES];
@@ -514,7 +536,7 @@ void runlab_run_cases(struct lab_run *r, size_t max_local, long only_case, struc
     log->stopped_at = log->slow_at = -1;
     log->slow_skipped = 0;
     log->how[0] = log->slow_how[0] = '\0';
-    log->out_of_memory = log->technique_ran = 0;
+    log->out_of_memory = log->device_memory_held = log->technique_ran = 0;
     log->technique_counts[0] = '\0';
     memset(log->ran, 0, sizeof log->ran);
     for (size_t i = 0; i < log->count; i++)
@@ -527,11 +549,15 @@ void runlab_run_cases(struct lab_run *r, size_t max_local, long only_case, struc
         if (!selected[i] || (r->mode == RUNLAB_REFERENCE && !small_exact(&log->cases[i])))
             continue;
         show_progress(r, i, log->count);
-        int rc = judge_case(r, &log->cases[i], r->seed + i, &log->verdicts[i]);
+        int rc = judge_case_patiently(r, &log->cases[i], r->seed + i, &log->verdicts[i]);
         log->ran[i] = rc == 0;
         if (rc == -2)
             log->out_of_memory = 1;
-        if (rc != 0) {
+        if (rc == DEVICE_MEMORY_HELD) {
+            log->device_memory_held = 1;
+            log->stopped_at = (long)i;
+            snprintf(log->how, sizeof log->how, "found no device memory for its buffers");
+        } else if (rc != 0) {
             int late = r->session.late;
             record_stop(r, i, log);
             go_on_without_large(r, i, late && rc == -1, selected, log);

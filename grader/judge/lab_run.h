@@ -58,6 +58,8 @@ struct case_log {
     size_t slow_skipped; /* the cases left out after it */
     char how[256];     /* how it stopped: "did not finish within 3 s", "crashed with SIGSEGV" */
     int out_of_memory; /* the judge ran out of host memory */
+    int device_memory_held; /* the device had no memory for a case's buffers however long the judge waited: a
+                               neighbour held it (CL_MEM_OBJECT_ALLOCATION_FAILURE); the cases stopped there */
     int technique_ran; /* RUNLAB_REFERENCE: the lab's technique case ran, first */
     char technique_counts[2048]; /* the plugin's line for the technique case: its kernel's, or its last launch's */
     int timed_checked; /* the timed run's result was sampled and judged (a real case of its own) */

@@ -271,7 +271,8 @@ static enum outcome time_and_judge(struct lab_run *r, struct case_log *log, char
     if (done.status != CL_SUCCESS) {
         where_it_counts(r, text, TEXT_SIZE);
         clk_append(text, TEXT_SIZE, "not timed: %s", done.why[0] ? done.why : clk_error_name(done.status));
-        return here ? OUTCOME_NOT_MET : OUTCOME_PENDING;
+        /* No device memory for the timing's buffers is the device's state (a neighbour holds it), like a busy one. */
+        return here && done.status != CL_MEM_OBJECT_ALLOCATION_FAILURE ? OUTCOME_NOT_MET : OUTCOME_PENDING;
     }
     check_timed(r, &c, log);
     if (log->timed_wrong) {

@@ -1,6 +1,7 @@
 #include "judge/verdict.h"
 
 #include "files.h"
+#include "judge/compiler_recheck.h"
 #include "judge/mismatch.h"
 #include "judge/source_rules.h"
 #include "labs/technique.h"
@@ -581,14 +582,49 @@ static void report_memory(const struct grading *g, const struct grade_lab_spec *
                      "%d of %d cases wrote outside a buffer or changed an input", note);
 }
 
+/* A crash the recheck cleared (recheck_cleared_crash): device's log with the crash undone, where the case it crashed
+   in and those run again after it count as not computed as built and right without optimisation (so the miscompile
+   rules weigh them), and the note that says so. */
+static const struct case_log *clear_crash(const struct grading *g, const struct grade_lab_spec *lab, uint64_t seed,
+                                          const struct case_log *device, const struct case_log *unoptimised,
+                                          char *note, size_t size)
+{
+    static struct case_log cleared;
+    long at = device->stopped_at;
+    size_t again = 0;
+    char description[128];
+    memcpy(&cleared, device, sizeof cleared);
+    cleared.stopped_at = -1;
+    for (size_t i = (size_t)at; i < device->count; i++)
+        if (unoptimised->ran[i]) {
+            memset(&cleared.verdicts[i], 0, sizeof cleared.verdicts[i]);
+            cleared.ran[i] = cleared.verdicts[i].memory_ok = 1;
+            snprintf(cleared.verdicts[i].values, sizeof cleared.verdicts[i].values, "not computed as built: the "
+                     "kernel %s in case %ld", device->how, at);
+            again++;
+        }
+    lab->family->describe(&device->cases[at], description, sizeof description);
+    snprintf(note, size, "\nthe device's compiler is to blame for a crash: as built, the kernel %s in case %ld (%s) "
+             "on the device; built without optimisation (-cl-opt-disable), the device ran that case and the %zu "
+             "after it right, and Oclgrind, the reference judge, finds the kernel right, so the cases count\n  see "
+             "it: %.400s --case %ld --seed %llu -v", device->how, at, description, again - 1, g->replay, at,
+             (unsigned long long)seed);
+    return &cleared;
+}
+
 void verdict_cases(const struct grading *g, const struct grade_lab_spec *lab, uint64_t seed,
                    const struct case_log *device, const struct reference *ref, const struct case_log *unoptimised,
                    struct grade_lab_result *result)
 {
     static struct tally tallies[3];
     static struct diagnosis d;
-    static char suspect[2048], stop[2048], slow[1024], extra[sizeof d.text + sizeof suspect + sizeof slow];
+    static char suspect[2048], stop[2048], slow[1024], crash[2048];
+    static char extra[sizeof d.text + sizeof suspect + sizeof slow + sizeof crash];
     struct agreement a;
+    int crash_cleared = recheck_cleared_crash(device, unoptimised);
+    crash[0] = '\0';
+    if (crash_cleared)
+        device = clear_crash(g, lab, seed, device, unoptimised, crash, sizeof crash);
     int stopped_in = find_stop(lab, device, ref, stop, sizeof stop);
     int slow_in = slow_note(lab, device, ref, slow, sizeof slow);
     find_cause(g, lab, device, ref, &d, &stopped_in, stop, sizeof stop);
@@ -599,7 +635,7 @@ void verdict_cases(const struct grading *g, const struct grade_lab_spec *lab, ui
     tally_cases(g, lab, seed, device, ref, unoptimised, &a, tallies);
     suspect_note(g, device, seed, &a, suspect, sizeof suspect);
     if (stopped_in != GRADE_TEST_EXACT) {
-        snprintf(extra, sizeof extra, "%s%s%s", d.text, suspect, slow_in == GRADE_TEST_EXACT ? slow : "");
+        snprintf(extra, sizeof extra, "%s%s%s%s", d.text, crash, suspect, slow_in == GRADE_TEST_EXACT ? slow : "");
         report_tally(g, result, "exact cases", lab->points.exact, &tallies[0],
                      a.miscompiled ? "all %d exact cases right (under Oclgrind, and on the device once its "
                                      "compiler's optimisation is ruled out)"
@@ -607,7 +643,9 @@ void verdict_cases(const struct grading *g, const struct grade_lab_spec *lab, ui
                      "%d of %d exact cases wrong", extra);
         if ((a.device_wrong || slow_in == GRADE_TEST_EXACT) && result->test_count > 0)
             result->tests[result->test_count - 1].noted = 1;
-        set_cause(result, a.still_wrong ? VERDICT_CAUSE_DISAGREES : a.miscompiled ? VERDICT_CAUSE_MISCOMPILED : "");
+        set_cause(result, a.still_wrong                     ? VERDICT_CAUSE_DISAGREES
+                          : a.miscompiled || crash_cleared ? VERDICT_CAUSE_MISCOMPILED
+                                                           : "");
     }
     if (stopped_in >= 0) {
         report_stop(lab, stopped_in, stop, ref, result);
