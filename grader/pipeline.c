@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* sched_getaffinity: the cores this grading may use */
 #include "pipeline.h"
 
 #include "judge/device_list.h"
@@ -23,6 +24,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -319,6 +321,16 @@ static int grade_lab(struct grading *g, const struct grade_lab_spec *lab, uint64
 #define SIDE_BY_SIDE_CORES 8
 #endif
 
+/* The cores this process may run on: a Slurm task's or a taskset's share, not the whole machine's. */
+static long usable_cores(void)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return CPU_COUNT(&set);
+    return sysconf(_SC_NPROCESSORS_ONLN);
+}
+
 /* Whether g's device is a GPU, asked before any lab runs (a fork enumerates the devices). */
 static int device_is_gpu(const struct grading *g)
 {
@@ -334,7 +346,7 @@ static int device_is_gpu(const struct grading *g)
 static int labs_at_once(const struct grading *g)
 {
     const char *forced = getenv("CLKIT_LABS_AT_ONCE");
-    long cores = sysconf(_SC_NPROCESSORS_ONLN), at_once = cores / 2;
+    long cores = usable_cores(), at_once = cores / 2;
     if (g->config.lab_count < 2 || g->config.device_lock)
         return 1;
     if (forced && forced[0])

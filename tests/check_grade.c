@@ -597,6 +597,33 @@ START_TEST(gradings_side_by_side_keep_full_marks)
 }
 END_TEST
 
+/* A submission's labs graded side by side (CLKIT_LABS_AT_ONCE, as on a GPU with cores to spare) give the report
+   of the labs graded one after another, byte for byte (--quick: no timing in it): the same tests, scores, reasons
+   and order, a failing lab and a passing one. */
+START_TEST(labs_side_by_side_report_as_in_order)
+{
+    char *in_order, *side_by_side, *output;
+    const char *labs = "--quick --seed 5 -v --submission build/check-side lab1 lab3";
+    char command[256];
+    int status = run_in_kit("rm -rf build/check-side && mkdir -p build/check-side && "
+                            "cp -r tests/fixtures/lab1/local-id/lab1 solutions/lab3 build/check-side/",
+                            30, &output);
+    free(output);
+    ck_assert_int_eq(status, 0);
+    snprintf(command, sizeof command, "CLKIT_LABS_AT_ONCE=1 NO_COLOR=1 ./grade %s 2>&1", labs);
+    int in_order_status = run_in_kit(command, 240, &in_order);
+    snprintf(command, sizeof command, "CLKIT_LABS_AT_ONCE=2 NO_COLOR=1 ./grade %s 2>&1", labs);
+    status = run_in_kit(command, 240, &side_by_side);
+    ck_assert_msg(in_order_status == 1 && !strstr(in_order, "lab1 score: 10.0") && strstr(in_order, "lab3 score: 10.0"),
+                  "status %d\n%s", in_order_status, in_order);
+    ck_assert_msg(status == in_order_status && strcmp(in_order, side_by_side) == 0,
+                  "in order (status %d):\n%s\nside by side (status %d):\n%s", in_order_status, in_order, status,
+                  side_by_side);
+    free(in_order);
+    free(side_by_side);
+}
+END_TEST
+
 START_TEST(stubs_score_nothing_and_fail_cleanly)
 {
     char *output, expected[128];
@@ -948,6 +975,7 @@ Suite *grade_suite(void)
     tcase_add_loop_test(tc, classroom_totals, 0, 3);
     tc = grade_case(s, GRADE_END_TO_END, 300);
     tcase_add_test(tc, stubs_score_nothing_and_fail_cleanly);
+    tcase_add_test(tc, labs_side_by_side_report_as_in_order);
     tcase_add_test(tc, submission_of_one_lab_folder);
     tcase_add_test(tc, a_hang_costs_seconds);
     tcase_add_loop_test(tc, a_kernel_right_only_when_small_fails_its_timed_run, 0, 2);

@@ -159,6 +159,30 @@ static void close_fd(int *fd)
     *fd = -1;
 }
 
+static const char *last_part(const char *path)
+{
+    const char *slash = path ? strrchr(path, '/') : NULL;
+    return slash ? slash + 1 : path ? path : "";
+}
+
+/* A run as CLKIT_STAGE_TIMES names it: its folder, its program and the last path it is given. */
+static void name_run(char *const argv[], const struct sandbox_policy *p, char *text, size_t size)
+{
+    const char *runs = NULL;
+    for (int i = 1; argv[i]; i++)
+        runs = argv[i][0] == '/' ? argv[i] : runs;
+    snprintf(text, size, "%s %s%s%s", last_part(p->writable), last_part(argv[0]),
+             runs ? " " : "", runs ? last_part(runs) : "");
+}
+
+/* With CLKIT_STAGE_TIMES=1, says on stderr how long a confined run took (pid: the judge that ran it). */
+static void show_run(const struct sandbox_child *child)
+{
+    const char *wanted = getenv("CLKIT_STAGE_TIMES");
+    if (wanted && strcmp(wanted, "1") == 0)
+        fprintf(stderr, "run %s (judge %ld): %.2f s\n", child->shown, (long)getpid(), clk_now_s() - child->started);
+}
+
 int sandbox_spawn(char *const argv[], const struct sandbox_policy *p, struct sandbox_child *child)
 {
     static char env[MAX_ENV][1024];
@@ -169,6 +193,8 @@ int sandbox_spawn(char *const argv[], const struct sandbox_policy *p, struct san
     child->request_fd = child->reply_fd = child->output_fd = -1;
     child->output_limit = p->output_limit;
     child->deadline = clk_now_s() + p->timeout_s;
+    child->started = clk_now_s();
+    name_run(argv, p, child->shown, sizeof child->shown);
     if (p->untrusted) {
         sandbox_layers_resolve();
         tasks *= task_share();
@@ -546,6 +572,7 @@ void sandbox_finish(struct sandbox_child *child, struct sandbox_outcome *outcome
         while (wait4(child->pid, &status, 0, &usage) < 0 && errno == EINTR)
             ;
     kill_leftovers(child->pid);
+    show_run(child);
     close_fd(&child->output_fd);
     close_fd(&child->reply_fd);
     if ((size_t)usage.ru_maxrss * 1024 > child->outcome.peak_bytes) /* its largest process, at exit */

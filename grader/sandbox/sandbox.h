@@ -42,6 +42,8 @@ struct sandbox_child {
     double next_watch;       /* when sandbox_watch next samples its memory */
     int over_memory;         /* sandbox_watch stopped it */
     char peak_file[4200];    /* where its peak is noted for the kit's measured need, or "" */
+    double started;          /* when it was spawned (CLKIT_STAGE_TIMES) */
+    char shown[96];          /* its folder and program, as CLKIT_STAGE_TIMES names the run */
     struct sandbox_outcome outcome;
 };
 
