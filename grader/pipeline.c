@@ -335,8 +335,12 @@ static long usable_cores(void)
 static int device_is_gpu(const struct grading *g)
 {
     static struct clk_device_info infos[CLK_MAX_DEVICES];
+    double start = clk_now_s();
     int found = device_list(infos, CLK_MAX_DEVICES);
     int index = clk_match_device(infos, found, g->config.device ? g->config.device : getenv("CLKIT_DEVICE"));
+    const char *wanted = getenv("CLKIT_STAGE_TIMES");
+    if (wanted && strcmp(wanted, "1") == 0)
+        fprintf(stderr, "stages: the devices listed in %.2f s\n", clk_now_s() - start);
     return index >= 0 && infos[index].is_gpu;
 }
 
