@@ -105,8 +105,7 @@ struct stage_times {
 static void print_stage_times(const struct grade_lab_spec *lab, const struct stage_times *t, const struct beside *b,
                               int beside)
 {
-    const char *wanted = getenv("CLKIT_STAGE_TIMES");
-    if (!wanted || strcmp(wanted, "1") != 0)
+    if (!clk_stage_times())
         return;
     fprintf(stderr, "stages %s: %.2f s: device cases %.2f, timing %.2f, reference judge %.2f, host program %.2f (%s), "
             "waited for them %.2f, rest %.2f\n", lab->name, t->end - t->start, t->device - t->speed, t->speed,
@@ -338,8 +337,7 @@ static int device_is_gpu(const struct grading *g)
     double start = clk_now_s();
     int found = device_list(infos, CLK_MAX_DEVICES);
     int index = clk_match_device(infos, found, g->config.device ? g->config.device : getenv("CLKIT_DEVICE"));
-    const char *wanted = getenv("CLKIT_STAGE_TIMES");
-    if (wanted && strcmp(wanted, "1") == 0)
+    if (clk_stage_times())
         fprintf(stderr, "stages: the devices listed in %.2f s\n", clk_now_s() - start);
     return index >= 0 && infos[index].is_gpu;
 }

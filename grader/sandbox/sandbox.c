@@ -178,8 +178,7 @@ static void name_run(char *const argv[], const struct sandbox_policy *p, char *t
 /* With CLKIT_STAGE_TIMES=1, says on stderr how long a confined run took (pid: the judge that ran it). */
 static void show_run(const struct sandbox_child *child)
 {
-    const char *wanted = getenv("CLKIT_STAGE_TIMES");
-    if (wanted && strcmp(wanted, "1") == 0)
+    if (clk_stage_times())
         fprintf(stderr, "run %s (judge %ld): %.2f s\n", child->shown, (long)getpid(), clk_now_s() - child->started);
 }
 
