@@ -443,13 +443,14 @@ static void read_child_lab(struct grading *g, int i, const char *dir, int status
         close(dirfd);
 }
 
-/* Starts labs from *next until at_once run (one whose budget ran out, or that cannot fork, is done here at once:
-   its pid stays 0); returns how many run now. */
-static int start_labs(struct grading *g, struct grade_lab_result *results, int at_once, int running, int *next,
+/* Starts labs until at_once run, the last labs first (the larger kernels, whose reference judge takes longest, so
+   that no long lab starts late); *started counts those started. A lab whose budget ran out, or that cannot fork, is
+   done here at once. pids[i]: -1 not started, 0 done, else its judge. Returns how many run now. */
+static int start_labs(struct grading *g, struct grade_lab_result *results, int at_once, int running, int *started,
                       pid_t *pids, int *failed, const char *dir, const char *lock)
 {
-    for (; *next < g->config.lab_count && running < at_once; (*next)++) {
-        int i = *next;
+    for (; *started < g->config.lab_count && running < at_once; (*started)++) {
+        int i = g->config.lab_count - 1 - *started;
         pids[i] = 0;
         if (out_of_budget(g, registry_find(g->config.labs[i]), &results[i]))
             continue;
@@ -474,22 +475,24 @@ static int grade_side_by_side(struct grading *g, struct grade_lab_result *result
 {
     char dir[128], lock[192];
     pid_t pids[JUDGE_MAX_LABS];
-    int next = 0, running = 0, printed = 0, failed = 0;
+    int started = 0, running = 0, printed = 0, failed = 0;
     snprintf(dir, sizeof dir, "%s/labs-XXXXXX", g->scratch);
     if (!mkdtemp(dir)) /* 0700, the grader's: no confined run can reach its files */
         return -1;
     snprintf(lock, sizeof lock, "%s/device.lock", dir);
+    for (int i = 0; i < g->config.lab_count; i++)
+        pids[i] = -1;
     sandbox_share_user(at_once);
     while (printed < g->config.lab_count) {
         int st = 0;
         pid_t done;
-        running = start_labs(g, results, at_once, running, &next, pids, &failed, dir, lock);
-        for (; printed < next && pids[printed] == 0; printed++) /* done: print it in its turn */
+        running = start_labs(g, results, at_once, running, &started, pids, &failed, dir, lock);
+        for (; printed < g->config.lab_count && pids[printed] == 0; printed++) /* done: print it in its turn */
             report_lab(&g->style, registry_find(g->config.labs[printed])->title, &results[printed]);
         if (running == 0 || (done = waitpid(-1, &st, 0)) < 0)
             continue;
-        for (int i = 0; i < next; i++)
-            if (pids[i] == done) {
+        for (int i = 0; i < g->config.lab_count; i++)
+            if (pids[i] > 0 && pids[i] == done) {
                 sandbox_keep(done, 0);
                 read_child_lab(g, i, dir, st, results);
                 failed |= results[i].setup_error != NULL;
