@@ -23,8 +23,6 @@
 #define GUARD_NAN 0x7fa00000u
 #define CASE_BASE_S 4.0
 #define AFTER_SLOW_S 3.0
-/* The least a small case gets under the reference judge: far more than a right kernel needs there. */
-#define REFERENCE_FLOOR_S 20.0
 /* The reference judge's sample: its structural cases each within STRUCTURE_CASE_S of Oclgrind's time (see
    simulated_seconds), then other shapes and tilings in turn within SAMPLE_FILL_S. */
 #define STRUCTURE_CASE_S 2.5
@@ -114,6 +112,7 @@ static void hello_and_build(struct lab_run *r)
     }
     if (session_ask(&r->session, 0, NULL, 0, WIRE_BUILT, 1 << 20, &m) != 0 || m.length < sizeof(struct wire_built)) {
         r->refusal = strdup("the kernel's build did not finish (the compiler crashed or ran out of time or memory)");
+        r->build_stopped = 1;
         wire_message_free(&m);
         return;
     }
@@ -131,6 +130,7 @@ int runlab_open(struct lab_run *r, char *const wrapper[], int timeout_s)
     snprintf(r->kernel_shown, sizeof r->kernel_shown, "%s/%s/%s", r->g->source_dir, r->lab->name,
              r->lab->kernel_file);
     r->refusal = r->setup = NULL;
+    r->build_stopped = 0;
     r->max_local = 1;
     memset(&r->hello, 0, sizeof r->hello);
     memset(&r->session, 0, sizeof r->session);
@@ -157,6 +157,26 @@ int runlab_open(struct lab_run *r, char *const wrapper[], int timeout_s)
         r->refusal = strdup(why);
     }
     return 0;
+}
+
+void runlab_idle(struct lab_run *r, int seconds)
+{
+    sleep((unsigned)seconds);
+    r->session.child.deadline += seconds;
+    r->session.started_at += seconds;
+}
+
+int runlab_open_patiently(struct lab_run *r, int timeout_s)
+{
+    int rc, waited = 0;
+    for (int wait_s = DEVICE_MEMORY_FIRST_WAIT_S;; wait_s *= 2) {
+        rc = runlab_open(r, NULL, timeout_s);
+        if (!r->setup || !r->hello.memory_held || waited + wait_s > 2 * r->g->config.timeout_s)
+            return rc;
+        runlab_close(r, NULL);
+        sleep((unsigned)wait_s);
+        waited += wait_s;
+    }
 }
 
 void runlab_close(struct lab_run *r, struct sandbox_outcome *outcome)
@@ -247,15 +267,14 @@ static double expected_seconds(const struct lab_run *r, const struct grade_case 
     return simulated_seconds(r, c) * (c->dims[2] && c->wpt > 1 ? 1.1 / c->wpt : 1.0);
 }
 
-/* A case's time limit: a base that covers a first build for a new work-group size, and time that grows with the
-   work; a simulated work-item costs far more. A hang costs little, since the reference judge names it. */
-static double case_limit(const struct lab_run *r, const struct grade_case *c)
+double runlab_case_limit(const struct lab_run *r, const struct grade_case *c)
 {
     double limit;
-    if (r->mode == RUNLAB_REFERENCE) /* room for a busy machine and a slow right kernel: a small case past it hangs */
-        limit = fmax(REFERENCE_FLOOR_S, CASE_BASE_S - 1.0 + 4.0 * simulated_seconds(r, c));
-    else
-        limit = CASE_BASE_S + r->lab->family->work(c) * 1e-8; /* 100 MB/s: a slow CPU, a kernel doing more work */
+    /* Under the simulator, room for a busy machine and a slow right kernel, from the case's work and never less
+       than a right kernel there can need (not --timeout, a device's limit): a small case past it hangs. */
+    if (r->mode == RUNLAB_REFERENCE)
+        return fmax(REFERENCE_FLOOR_S, CASE_BASE_S - 1.0 + 4.0 * simulated_seconds(r, c));
+    limit = CASE_BASE_S + r->lab->family->work(c) * 1e-8; /* 100 MB/s: a slow CPU, a kernel doing more work */
     if (r->slow_seen && limit > AFTER_SLOW_S) /* one slow case already cost its limit: a hang costs about 10 s */
         limit = AFTER_SLOW_S;
     return limit < r->g->config.timeout_s ? limit : r->g->config.timeout_s;
@@ -290,7 +309,12 @@ static int judge_case(struct lab_run *r, const struct grade_case *c, uint64_t se
         r->session.broken = 1;
         return labs_launch_free(&launch), -1;
     }
-    r->session.ask_limit_s = case_limit(r, c);
+    r->session.ask_limit_s = runlab_case_limit(r, c);
+    /* Each case is bounded by its own limit (a hang costs that); the run's deadline never cuts one short of it, for
+       the cases asked for may add up past any fixed span (every small one under --sanitize, on a busy machine). */
+    double case_end = clk_now_s() + SESSION_STRETCH * r->session.ask_limit_s + 1.0;
+    if (r->session.child.deadline < case_end)
+        r->session.child.deadline = case_end;
     if (session_ask(&r->session, WIRE_CASE, &request, sizeof request, WIRE_CASE_DONE,
                     sizeof(struct wire_case_done), &m) != 0 ||
         unpack_case(r, &m, &launch, request.guard, bytes, &raw, &status, &data) != 0) {
@@ -446,6 +470,41 @@ static void show_progress(const struct lab_run *r, size_t i, size_t count)
     fflush(r->g->style.out);
 }
 
+/* Copies into assertion the last line of output that reports a failed assertion (glibc's "file:line: function:
+   Assertion `expr' failed."), cleaned for the report, or "" when none does. */
+static void find_assertion(const char *output, char *assertion, size_t size)
+{
+    const char *at = output, *found = NULL;
+    assertion[0] = '\0';
+    while (at && (at = strstr(at, "Assertion `")) != NULL) {
+        const char *end = strchr(at, '\n');
+        if (strstr(at, "' failed") && (!end || strstr(at, "' failed") < end))
+            found = at;
+        at = end;
+    }
+    if (!found)
+        return;
+    while (found > output && found[-1] != '\n')
+        found--;
+    char *clean = safetext_clean(found, 200);
+    snprintf(assertion, size, "%.*s", clean ? (int)strcspn(clean, "\n") : 0, clean ? clean : "");
+    free(clean);
+}
+
+/* Copies into line the last non-empty line of output, cleaned for the report ("" when there is none). */
+static void last_line(const char *output, char *line, size_t size)
+{
+    const char *end = output + strlen(output), *start;
+    while (end > output && (end[-1] == '\n' || end[-1] == ' '))
+        end--;
+    for (start = end; start > output && start[-1] != '\n'; start--)
+        ;
+    char *clean = end > start ? safetext_clean(start, (size_t)(end - start) < 200 ? (size_t)(end - start) : 200)
+                              : NULL;
+    snprintf(line, size, "%.*s", clean ? (int)strcspn(clean, "\n") : 0, clean ? clean : "");
+    free(clean);
+}
+
 /* Closes a runner that stopped in case index and says how in log. */
 static void record_stop(struct lab_run *r, size_t index, struct case_log *log)
 {
@@ -459,6 +518,10 @@ static void record_stop(struct lab_run *r, size_t index, struct case_log *log)
                  "every work-item reaches?)", limit);
     else
         sandbox_describe(&outcome, r->g->config.timeout_s, log->how, sizeof log->how);
+    find_assertion(outcome.end == SANDBOX_SIGNALED && outcome.output ? outcome.output : "", log->assertion,
+                   sizeof log->assertion);
+    last_line(outcome.end == SANDBOX_SIGNALED && outcome.output ? outcome.output : "", log->last_words,
+              sizeof log->last_words);
     sandbox_outcome_free(&outcome);
 }
 
@@ -523,7 +586,7 @@ static int judge_case_patiently(struct lab_run *r, const struct grade_case *c, u
     for (int wait_s = DEVICE_MEMORY_FIRST_WAIT_S; (rc = judge_case(r, c, seed, verdict)) == DEVICE_MEMORY_HELD &&
                                                   waited + wait_s <= 2 * r->g->config.timeout_s;
          wait_s *= 2) {
-        sleep((unsigned)wait_s);
+        runlab_idle(r, wait_s);
         waited += wait_s;
     }
     return rc;
@@ -548,6 +611,7 @@ void runlab_run_cases(struct lab_run *r, size_t max_local, long only_case, struc
     log->slow_skipped = 0;
     log->how[0] = log->slow_how[0] = '\0';
     log->out_of_memory = log->device_memory_held = log->technique_ran = 0;
+    log->assertion[0] = log->last_words[0] = '\0';
     log->technique_counts[0] = '\0';
     memset(log->ran, 0, sizeof log->ran);
     for (size_t i = 0; i < log->count; i++)
