@@ -630,6 +630,17 @@ static int judge_case_patiently(struct lab_run *r, const struct grade_case *c, u
     return rc;
 }
 
+/* With CLKIT_STAGE_TIMES=1, how long the reference judge took over one case (NULL: the technique case). */
+static void show_case_time(const struct lab_run *r, const struct grade_case *c, double started)
+{
+    char shape[128] = "the technique case";
+    if (!clk_stage_times() || r->mode != RUNLAB_REFERENCE)
+        return;
+    if (c)
+        r->lab->family->describe(c, shape, sizeof shape);
+    fprintf(stderr, "case %s under Oclgrind, %s: %.2f s\n", r->lab->name, shape, clk_now_s() - started);
+}
+
 void runlab_run_cases(struct lab_run *r, size_t max_local, long only_case, struct case_log *log)
 {
     static int selected[RUNLAB_MAX_CASES];
@@ -645,13 +656,17 @@ void runlab_run_cases(struct lab_run *r, size_t max_local, long only_case, struc
         selected[i] = only_case == RUNLAB_ALL_CASES || (only_case >= 0 && (size_t)only_case == i);
     if (r->mode == RUNLAB_REFERENCE && only_case == RUNLAB_ALL_CASES)
         select_reference(r, log, selected);
+    double started = clk_now_s();
     if (r->mode == RUNLAB_REFERENCE && only_case < 0)
         run_technique_case(r, log);
+    show_case_time(r, NULL, started);
     for (size_t i = 0; i < log->count && log->stopped_at < 0; i++) {
         if (!selected[i] || (r->mode == RUNLAB_REFERENCE && !small_exact(&log->cases[i])))
             continue;
         show_progress(r, i, log->count);
+        started = clk_now_s();
         int rc = judge_case_patiently(r, &log->cases[i], r->seed + i, &log->verdicts[i]);
+        show_case_time(r, &log->cases[i], started);
         log->ran[i] = rc == 0;
         if (rc == -2)
             log->out_of_memory = 1;
