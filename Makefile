@@ -156,7 +156,9 @@ setup:
 	@./setup
 
 # The kit's own tests: one Check runner over every tests/check_*.c, linked with common/ and the grader.
-TEST_OBJ    := $(patsubst %.c,build/%.o,$(filter-out tests/stride_probe.c,$(wildcard tests/*.c)))
+# Programs the tests run, each its own main: the Oclgrind plugin's stride probe, a device-memory hog.
+TEST_PROGRAMS := build/tests/stride_probe build/tests/device_hog
+TEST_OBJ    := $(patsubst %.c,build/%.o,$(filter-out $(TEST_PROGRAMS:build/%=%.c),$(wildcard tests/*.c)))
 TEST_RUNNER := build/tests/run_tests
 GRADER_LIB_OBJ := $(filter-out build/grader/main.o,$(GRADER_OBJ))
 
@@ -183,7 +185,7 @@ $(TEST_RUNNER): $(TEST_OBJ) $(GRADER_LIB_OBJ) $(LIB)
 	$(Q)$(LINK) $^ $(CHECK_LIBS) $(LDLIBS) -o $@
 
 ifneq ($(wildcard tests/run_tests.c),)
-build/tests/stride_probe: build/tests/stride_probe.o $(LIB)
+$(TEST_PROGRAMS): build/tests/%: build/tests/%.o $(LIB)
 	@echo "  LD      $@"
 	$(Q)$(LINK) $^ $(LDLIBS) -o $@
 
@@ -191,7 +193,7 @@ build/tests/stride_probe: build/tests/stride_probe.o $(LIB)
 # since many tests wait (on a deadline, a sleep, a hang's limit); each unit's log prints whole as it ends.
 # build/tests/run_tests alone runs every suite in one process, in turn.
 CHECK_JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
-check: all $(TEST_RUNNER) build/tests/stride_probe
+check: all $(TEST_RUNNER) $(TEST_PROGRAMS)
 	$(TEST_RUNNER) --jobs $(CHECK_JOBS)
 else
 check:
@@ -204,9 +206,9 @@ DEST ?= dist/clkit-student
 RELEASE_FILES := Makefile setup VERSION grade README.md HANDOUT.md .gitignore common kernels labs grader $(wildcard docs)
 # Kernels that answer a lab stay out of a student's copy (lab 8's baseline is lab 6's tiled kernel, lab 7's
 # going-further transpose a better lab 7, lab 8's warp-tiled matmul a better lab 8, lab 10's replicated bins a better
-# lab 10); the Gradescope autograder, which students never see, keeps them.
+# lab 10, lab 9's separable filter its halo tile); the Gradescope autograder, which students never see, keeps them.
 RELEASE_KEEP_OUT := kernels/matmul_tiled.cl kernels/transpose_wide.cl kernels/matmul_warptile.cl \
-                    kernels/histogram_replicated.cl
+                    kernels/histogram_replicated.cl kernels/conv_separable.cl
 student-release:
 	@test ! -e "$(DEST)" || { echo "student-release: $(DEST) exists; remove it or choose DEST=..."; exit 2; }
 	@mkdir -p "$(DEST)/.github/workflows"

@@ -197,6 +197,27 @@ START_TEST(a_neighbour_holding_the_device_costs_nobody)
 }
 END_TEST
 
+/* On a GPU, one grading (no batch, no device lock) beside a process that holds all the device's memory for a while,
+   as a neighbour's grading or a program left running may: the right kernel and host program lose nothing (their
+   cases wait for the memory), and the hog really held it. Needs a GPU. */
+START_TEST(one_grading_beside_a_memory_hog_loses_nothing)
+{
+    char *output, *hog;
+    int gpus = run_in_kit("./grade --list-devices 2>&1 | grep -q '\\[gpu\\]'", 30, &output);
+    free(output);
+    if (gpus != 0)
+        return; /* no GPU: a CPU device's memory is the machine's, and the hog refuses it */
+    output = shell("rm -f build/check-hog.out && (build/tests/device_hog gpu 12 > build/check-hog.out &) && "
+                   "for i in $(seq 1 100); do grep -q holding build/check-hog.out 2>/dev/null && break; sleep 0.2; "
+                   "done && NO_COLOR=1 ./grade --quick --seed 5 --device gpu --solutions lab1 2>&1", 300, 0);
+    hog = read_file("build/check-hog.out");
+    ck_assert_msg(strstr(hog, "holding ") && !strstr(hog, "holding 0 GiB"), "%s", hog);
+    ck_assert_msg(strstr(output, "total: 10.0 / 10 points"), "%s", output);
+    free(hog);
+    free(output);
+}
+END_TEST
+
 /* A class of more entries than one run grades is refused whole, not cut short. */
 START_TEST(too_many_entries_are_refused)
 {
@@ -386,6 +407,7 @@ Suite *batch_suite(void)
     tcase_add_test(tc, side_by_side_grades_the_same);
     tcase_add_loop_test(tc, a_worker_neither_reads_nor_starves_another, 0, 2);
     tcase_add_test(tc, a_neighbour_holding_the_device_costs_nobody);
+    tcase_add_test(tc, one_grading_beside_a_memory_hog_loses_nothing);
     suite_add_tcase(s, tc);
     tc = tcase_create("hostile class");
     tcase_set_timeout(tc, 300);

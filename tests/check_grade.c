@@ -2,6 +2,7 @@
 
 #include "judge/job.h"
 #include "labs/registry.h"
+#include "judge/compiler_recheck.h"
 #include "judge/verdict.h"
 #include "context.h"
 #include "files.h"
@@ -109,6 +110,10 @@ static const struct {
     {"lab9/no-barrier", "lab9", 0, 0, 0, 0},               {"lab9/no-zero-test", "lab9", 0, 0, 0, 0},
     {"lab9/global-filter", "lab9", 1, 1, 1, 0},            {"lab9/naive-constant", "lab9", 1, 1, 1, 0},
     {"lab9/loops-2d", "lab9", 1, 1, 1, 1},
+    /* Lab 9 in the classic form, one output a work-item and no use of WPT (graded with WPT 1 only): right, with the
+       halo tile; the same without the halo's corners (the reference judge's 40 x 37, R 1 case has corners between
+       tiles at TILE 16). */
+    {"lab9/one-output", "lab9", 1, 1, 1, 1},               {"lab9/one-output-no-corners", "lab9", 0, 0, 0, 0},
     /* Lab 9 kinds from public repositories (written for the kit): edges clamped where the lab asks for zero; a
        "valid" convolution that takes the width from the grid; right with a tile sized by get_local_size; right and
        naive, every tap from global memory with a zero test. */
@@ -248,36 +253,36 @@ static int grade(const char *arguments, char **output)
     return run_in_kit(command, 240, output);
 }
 
-/* The verdict on one exact case of lab 1 that the device computed wrong and the reference judge right, with the
-   device's verdict once the kernel is built without optimisation: right (its compiler shown at fault: the points
-   stay) or wrong (the kernel is wrong on the device: they go). */
-static double exact_score_when_judges_disagree(int right_unoptimised, char *cause, size_t size)
+/* Made-up case logs of lab 1 for the verdicts: the device's, the reference judge's, and the device's with the kernel
+   built without optimisation. */
+static struct case_log made_device, made_reference, made_unoptimised;
+
+/* Sets the three made-up logs to count exact cases of lab 1 (16 elements, then 1000), each run and right. */
+static void make_up_logs(size_t count)
 {
-    static struct case_log device, reference_log, unoptimised;
-    static struct reference ref;
-    static struct grading g;
+    const struct grade_case shapes[] = {{.data = GRADE_EXACT, .dims = {16}, .local = {16, 1}},
+                                        {.data = GRADE_EXACT, .dims = {1000}, .local = {64, 1}}};
+    struct case_log *logs[] = {&made_device, &made_reference, &made_unoptimised};
+    for (size_t l = 0; l < 3; l++) {
+        memset(logs[l], 0, sizeof *logs[l]);
+        logs[l]->count = count;
+        logs[l]->stopped_at = logs[l]->slow_at = -1;
+        for (size_t i = 0; i < count; i++) {
+            logs[l]->cases[i] = shapes[i];
+            logs[l]->ran[i] = logs[l]->verdicts[i].memory_ok = logs[l]->verdicts[i].values_ok = 1;
+        }
+    }
+}
+
+/* Lab 1's exact-cases test as the verdicts make it from the made-up logs: its score, and its cause into cause. */
+static double exact_score_of_made_up_logs(char *cause, size_t size)
+{
+    static struct reference ref = {.ran = 1, .log = &made_reference};
+    static struct grading g = {.config.only_case = -1, .source_dir = "/nonexistent"};
     struct grade_lab_result result;
-    const struct grade_lab_spec *lab = registry_find("lab1");
-    struct grade_case c = {.data = GRADE_EXACT, .dims = {16}, .local = {16, 1}};
     double score = -1.0;
     memset(&result, 0, sizeof result);
-    g.config.only_case = -1;
-    snprintf(g.source_dir, sizeof g.source_dir, "/nonexistent");
-    for (struct case_log *log = &device; log; log = log == &device ? &reference_log : log == &reference_log
-                                                                   ? &unoptimised : NULL) {
-        memset(log, 0, sizeof *log);
-        log->count = 1;
-        log->cases[0] = c;
-        log->ran[0] = 1;
-        log->stopped_at = log->slow_at = -1;
-        log->verdicts[0].memory_ok = 1;
-    }
-    snprintf(device.verdicts[0].values, sizeof device.verdicts[0].values, "1 of 16 elements wrong");
-    reference_log.verdicts[0].values_ok = 1;
-    unoptimised.verdicts[0].values_ok = right_unoptimised;
-    ref.ran = 1;
-    ref.log = &reference_log;
-    verdict_cases(&g, lab, 1, &device, &ref, &unoptimised, &result);
+    verdict_cases(&g, registry_find("lab1"), 1, &made_device, &ref, &made_unoptimised, &result);
     for (int t = 0; t < result.test_count; t++)
         if (!strcmp(result.tests[t].name, "exact cases")) {
             score = result.tests[t].score;
@@ -285,6 +290,18 @@ static double exact_score_when_judges_disagree(int right_unoptimised, char *caus
         }
     result_free(&result);
     return score;
+}
+
+/* The verdict on one exact case of lab 1 that the device computed wrong and the reference judge right, with the
+   device's verdict once the kernel is built without optimisation: right (its compiler shown at fault: the points
+   stay) or wrong (the kernel is wrong on the device: they go). */
+static double exact_score_when_judges_disagree(int right_unoptimised, char *cause, size_t size)
+{
+    make_up_logs(1);
+    made_device.verdicts[0].values_ok = 0;
+    snprintf(made_device.verdicts[0].values, sizeof made_device.verdicts[0].values, "1 of 16 elements wrong");
+    made_unoptimised.verdicts[0].values_ok = right_unoptimised;
+    return exact_score_of_made_up_logs(cause, size);
 }
 
 START_TEST(both_judges_must_agree)
@@ -295,6 +312,64 @@ START_TEST(both_judges_must_agree)
     ck_assert_str_eq(cause, VERDICT_CAUSE_MISCOMPILED);
     ck_assert_double_eq(exact_score_when_judges_disagree(0, cause, sizeof cause), 0.0);
     ck_assert_str_eq(cause, VERDICT_CAUSE_DISAGREES);
+}
+END_TEST
+
+/* The exact cases of lab 1 when the device's runner crashed in the second case (SIGABRT, as PoCL's own assertions
+   end) after a right first one, the reference judge finding both right: built without optimisation the device
+   runs the second right (the crash is its compiler's: the points stay) or crashes again (the crash stands). */
+static double exact_score_when_device_crashes(int right_unoptimised, char *cause, size_t size)
+{
+    struct reference ref = {.ran = 1, .log = &made_reference};
+    make_up_logs(2);
+    made_device.ran[1] = made_device.verdicts[1].values_ok = 0;
+    made_device.stopped_at = 1;
+    snprintf(made_device.how, sizeof made_device.how, "crashed with SIGABRT");
+    made_unoptimised.ran[0] = 0;
+    if (!right_unoptimised) { /* it crashed again: the runner stopped in the same case */
+        made_unoptimised.ran[1] = 0;
+        made_unoptimised.stopped_at = 1;
+    }
+    ck_assert(recheck_crash_needed(&made_device, &ref));
+    return exact_score_of_made_up_logs(cause, size);
+}
+
+START_TEST(a_device_crash_on_a_right_kernel_is_shown_before_it_counts)
+{
+    char cause[64];
+    const struct grade_lab_spec *lab = registry_find("lab1");
+    ck_assert_double_eq(exact_score_when_device_crashes(1, cause, sizeof cause), lab->points.exact);
+    ck_assert_str_eq(cause, VERDICT_CAUSE_MISCOMPILED);
+    ck_assert_double_eq(exact_score_when_device_crashes(0, cause, sizeof cause), 0.0);
+    ck_assert_str_eq(cause, VERDICT_CAUSE_DISAGREES); /* the crash stands, flagged for review */
+}
+END_TEST
+
+/* A crash at an assertion of the OpenCL implementation's own (PoCL 5.0 built with assertions stops so on a right
+   lab 7 kernel that copies with async_work_group_copy), again without optimisation, on a kernel the reference judge
+   finds right: the lab is not graded on that device (a set-up error, no score); without the assertion the crash is
+   the kernel's, and a recheck that runs the case right clears it. */
+START_TEST(an_implementation_that_gives_up_leaves_the_lab_ungraded)
+{
+    struct reference ref = {.ran = 1, .log = &made_reference};
+    const struct grade_lab_spec *lab = registry_find("lab1");
+    char *why;
+    make_up_logs(2);
+    made_device.ran[1] = made_device.verdicts[1].values_ok = 0;
+    made_device.stopped_at = 1;
+    snprintf(made_device.how, sizeof made_device.how, "crashed with SIGABRT");
+    made_unoptimised.ran[0] = made_unoptimised.ran[1] = 0;
+    made_unoptimised.stopped_at = 1;
+    ck_assert_ptr_null(recheck_device_gave_up(lab, &made_device, &ref, &made_unoptimised));
+    snprintf(made_device.assertion, sizeof made_device.assertion,
+             "pocl/lib/CL/devices/workgroup.c:100: f: Assertion `x' failed.");
+    why = recheck_device_gave_up(lab, &made_device, &ref, &made_unoptimised);
+    ck_assert_ptr_nonnull(why);
+    ck_assert_ptr_nonnull(strstr(why, "Assertion `x' failed"));
+    free(why);
+    made_unoptimised.ran[1] = 1; /* built without optimisation, the case ran right: the compiler's, cleared */
+    made_unoptimised.stopped_at = -1;
+    ck_assert_ptr_null(recheck_device_gave_up(lab, &made_device, &ref, &made_unoptimised));
 }
 END_TEST
 
@@ -541,6 +616,48 @@ START_TEST(gradings_side_by_side_keep_full_marks)
 }
 END_TEST
 
+/* Where two reports first differ: the line of each (cut), for a message that fits. */
+static void first_difference(const char *a, const char *b, char *text, size_t size)
+{
+    size_t at = 0, line = 0;
+    while (a[at] && a[at] == b[at])
+        at++;
+    while (at > 0 && a[at - 1] != '\n')
+        at--;
+    for (size_t i = 0; i < at; i++)
+        line += a[i] == '\n';
+    snprintf(text, size, "line %zu:\n< %.300s\n> %.300s", line + 1, a + at, b + at);
+}
+
+/* A submission's labs graded side by side (CLKIT_LABS_AT_ONCE, as on a GPU with cores to spare) give the report
+   of the labs graded one after another, byte for byte (--quick: no timing in it): the same tests, scores, reasons
+   and order, a failing lab and a passing one. Compared: the report (stdout) from its first lab on, since the header
+   names the runner user claimed and stderr any wait for one, which depend on the other gradings on the machine. */
+START_TEST(labs_side_by_side_report_as_in_order)
+{
+    char *in_order, *side_by_side, *output, command[256], difference[800];
+    const char *labs = "--quick --seed 5 -v --submission build/check-side lab1 lab3";
+    int status = run_in_kit("rm -rf build/check-side && mkdir -p build/check-side && "
+                            "cp -r tests/fixtures/lab1/local-id/lab1 solutions/lab3 build/check-side/",
+                            30, &output);
+    free(output);
+    ck_assert_int_eq(status, 0);
+    snprintf(command, sizeof command, "CLKIT_LABS_AT_ONCE=1 NO_COLOR=1 ./grade %s 2>/dev/null", labs);
+    int in_order_status = run_in_kit(command, 240, &in_order);
+    snprintf(command, sizeof command, "CLKIT_LABS_AT_ONCE=2 NO_COLOR=1 ./grade %s 2>/dev/null", labs);
+    status = run_in_kit(command, 240, &side_by_side);
+    ck_assert_msg(in_order_status == 1 && !strstr(in_order, "lab1 score: 10.0") && strstr(in_order, "lab3 score: 10.0"),
+                  "status %d\n%.3000s", in_order_status, in_order);
+    const char *labs_in_order = strstr(in_order, "\n\n"), *labs_side_by_side = strstr(side_by_side, "\n\n");
+    ck_assert_msg(labs_in_order && labs_side_by_side, "no labs in\n%.3000s", side_by_side);
+    first_difference(labs_in_order, labs_side_by_side, difference, sizeof difference);
+    ck_assert_msg(status == in_order_status && strcmp(labs_in_order, labs_side_by_side) == 0,
+                  "status %d then %d; from the first lab, %s", in_order_status, status, difference);
+    free(in_order);
+    free(side_by_side);
+}
+END_TEST
+
 START_TEST(stubs_score_nothing_and_fail_cleanly)
 {
     char *output, expected[128];
@@ -746,13 +863,14 @@ END_TEST
    the second with the causes and host mistakes). */
 enum {
     GRADE_FIXTURES, GRADE_MARKED, GRADE_MARKED_2, GRADE_LAB10, GRADE_LAB11, GRADE_LAB12, GRADE_REAL_WORLD,
-    GRADE_SOLUTIONS, GRADE_END_TO_END, GRADE_COURSE, GRADE_LOAD
+    GRADE_SOLUTIONS, GRADE_END_TO_END, GRADE_COURSE, GRADE_LOAD, GRADE_VERDICTS
 };
 const char *const grade_cases[] = {
     [GRADE_FIXTURES] = "fixtures",   [GRADE_MARKED] = "marked",         [GRADE_MARKED_2] = "marked, second half",
     [GRADE_LAB10] = "lab 10",        [GRADE_LAB11] = "lab 11",          [GRADE_LAB12] = "lab 12",
     [GRADE_REAL_WORLD] = "real world", [GRADE_SOLUTIONS] = "solutions", [GRADE_END_TO_END] = "end to end",
-    [GRADE_COURSE] = "course",       [GRADE_LOAD] = "under load",       NULL,
+    [GRADE_COURSE] = "course",       [GRADE_LOAD] = "under load",       [GRADE_VERDICTS] = "verdicts",
+    NULL,
 };
 
 static TCase *grade_case(Suite *s, int which, int timeout_s)
@@ -879,8 +997,11 @@ Suite *grade_suite(void)
     tcase_add_loop_test(tc, fixture_gets_its_verdict, first_fixture_of_lab10(), FIXTURE_COUNT);
     tcase_add_loop_test(tc, marked_kernel_gets_its_verdict, first_marked_of_lab10(), MARKED_COUNT);
     tcase_add_test(tc, a_histogram_timed_run_counts_once);
-    tc = grade_case(s, GRADE_SOLUTIONS, 900); /* three gradings of every lab, side by side with other units */
+    tc = grade_case(s, GRADE_VERDICTS, 30); /* the verdicts on case logs made up here: nothing graded */
     tcase_add_test(tc, both_judges_must_agree);
+    tcase_add_test(tc, a_device_crash_on_a_right_kernel_is_shown_before_it_counts);
+    tcase_add_test(tc, an_implementation_that_gives_up_leaves_the_lab_ungraded);
+    tc = grade_case(s, GRADE_SOLUTIONS, 900); /* three gradings of every lab, side by side with other units */
     tcase_add_test(tc, broken_oclgrind_is_not_claimed);
     tcase_add_test(tc, solutions_pass_every_lab);
     tcase_add_test(tc, replays_one_case);
@@ -889,6 +1010,7 @@ Suite *grade_suite(void)
     tcase_add_loop_test(tc, classroom_totals, 0, 3);
     tc = grade_case(s, GRADE_END_TO_END, 300);
     tcase_add_test(tc, stubs_score_nothing_and_fail_cleanly);
+    tcase_add_test(tc, labs_side_by_side_report_as_in_order);
     tcase_add_test(tc, submission_of_one_lab_folder);
     tcase_add_test(tc, a_hang_costs_seconds);
     tcase_add_loop_test(tc, a_kernel_right_only_when_small_fails_its_timed_run, 0, 2);

@@ -6,6 +6,7 @@
 #include "judge/oclgrind_counts.h"
 #include "judge/source_rules.h"
 #include "judge/safetext.h"
+#include "labs/contract.h"
 #include "labs/technique.h"
 #include "sandbox/scratch.h"
 #include "timing.h"
@@ -13,6 +14,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -23,13 +25,50 @@
 #define GUARD_NAN 0x7fa00000u
 #define CASE_BASE_S 4.0
 #define AFTER_SLOW_S 3.0
-/* The least a small case gets under the reference judge: far more than a right kernel needs there. */
-#define REFERENCE_FLOOR_S 20.0
 /* The reference judge's sample: its structural cases each within STRUCTURE_CASE_S of Oclgrind's time (see
    simulated_seconds), then other shapes and tilings in turn within SAMPLE_FILL_S. */
 #define STRUCTURE_CASE_S 2.5
 #define SAMPLE_FILL_S 2.0
 #define STRUCTURE_TILES 3
+/* judge_case's result when the device had no memory for the case's buffers: not the kernel's doing (the judge
+   sizes the buffers), so the case is run again after a wait, the first wait this long, each next one twice as long. */
+#define DEVICE_MEMORY_HELD (-3)
+#define DEVICE_MEMORY_FIRST_WAIT_S 1
+
+/* The most of a kernel's source read to choose its contract: far more than a kernel's MAX_TOKENS tokens. */
+#define CONTRACT_SOURCE_MAX (1 << 20)
+
+/* The whole of path when it is a regular file (never through a link) of at most CONTRACT_SOURCE_MAX bytes, or NULL. */
+static char *read_source(const char *path)
+{
+    struct stat st;
+    char *text = NULL;
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= CONTRACT_SOURCE_MAX &&
+        (text = calloc(1, (size_t)st.st_size + 1)) != NULL) {
+        ssize_t got = read(fd, text, (size_t)st.st_size);
+        text[got > 0 ? got : 0] = '\0';
+    }
+    close(fd);
+    return text;
+}
+
+const struct grade_lab_spec *runlab_contract(const struct grading *g, const struct grade_lab_spec *lab)
+{
+    char path[PATH_MAX + 128], *text;
+    int k;
+    if (!lab->contracts)
+        return lab;
+    snprintf(path, sizeof path, "%s/%s/%s", g->source_dir, lab->name, lab->kernel_file);
+    text = read_source(path);
+    for (k = 0; text && lab->contracts[k + 1].tilings; k++)
+        if (!lab->contracts[k].uses || rules_uses_name(text, lab->contracts[k].uses))
+            break;
+    free(text);
+    return labs_under_contract(lab, k);
+}
 
 /* Copies the lab folder into the lab's run folder (a fresh copy each run) and checks the kernel's source rules. */
 static int stage(struct lab_run *r, char *why, size_t size)
@@ -88,6 +127,7 @@ static void start_runner(struct lab_run *r, char *const wrapper[], int timeout_s
         snprintf(job.kernel_path, sizeof job.kernel_path, "%s/%s", r->lab->name, r->lab->kernel_file);
     snprintf(job.include_dir, sizeof job.include_dir, "%s", r->lab->name);
     job.unoptimised = r->unoptimised;
+    job.contract = labs_contract_index(r->lab);
     snprintf(job.kernels_dir, sizeof job.kernels_dir, "%.*s/kernels", (int)sizeof job.kernels_dir - 16, kit);
     session_start(&r->session, argv, &policy, &job);
 }
@@ -110,6 +150,7 @@ static void hello_and_build(struct lab_run *r)
     }
     if (session_ask(&r->session, 0, NULL, 0, WIRE_BUILT, 1 << 20, &m) != 0 || m.length < sizeof(struct wire_built)) {
         r->refusal = strdup("the kernel's build did not finish (the compiler crashed or ran out of time or memory)");
+        r->build_stopped = 1;
         wire_message_free(&m);
         return;
     }
@@ -127,6 +168,7 @@ int runlab_open(struct lab_run *r, char *const wrapper[], int timeout_s)
     snprintf(r->kernel_shown, sizeof r->kernel_shown, "%s/%s/%s", r->g->source_dir, r->lab->name,
              r->lab->kernel_file);
     r->refusal = r->setup = NULL;
+    r->build_stopped = 0;
     r->max_local = 1;
     memset(&r->hello, 0, sizeof r->hello);
     memset(&r->session, 0, sizeof r->session);
@@ -153,6 +195,26 @@ int runlab_open(struct lab_run *r, char *const wrapper[], int timeout_s)
         r->refusal = strdup(why);
     }
     return 0;
+}
+
+void runlab_idle(struct lab_run *r, int seconds)
+{
+    sleep((unsigned)seconds);
+    r->session.child.deadline += seconds;
+    r->session.started_at += seconds;
+}
+
+int runlab_open_patiently(struct lab_run *r, int timeout_s)
+{
+    int rc, waited = 0;
+    for (int wait_s = DEVICE_MEMORY_FIRST_WAIT_S;; wait_s *= 2) {
+        rc = runlab_open(r, NULL, timeout_s);
+        if (!r->setup || !r->hello.memory_held || waited + wait_s > 2 * r->g->config.timeout_s)
+            return rc;
+        runlab_close(r, NULL);
+        sleep((unsigned)wait_s);
+        waited += wait_s;
+    }
 }
 
 void runlab_close(struct lab_run *r, struct sandbox_outcome *outcome)
@@ -243,15 +305,14 @@ static double expected_seconds(const struct lab_run *r, const struct grade_case 
     return simulated_seconds(r, c) * (c->dims[2] && c->wpt > 1 ? 1.1 / c->wpt : 1.0);
 }
 
-/* A case's time limit: a base that covers a first build for a new work-group size, and time that grows with the
-   work; a simulated work-item costs far more. A hang costs little, since the reference judge names it. */
-static double case_limit(const struct lab_run *r, const struct grade_case *c)
+double runlab_case_limit(const struct lab_run *r, const struct grade_case *c)
 {
     double limit;
-    if (r->mode == RUNLAB_REFERENCE) /* room for a busy machine and a slow right kernel: a small case past it hangs */
-        limit = fmax(REFERENCE_FLOOR_S, CASE_BASE_S - 1.0 + 4.0 * simulated_seconds(r, c));
-    else
-        limit = CASE_BASE_S + r->lab->family->work(c) * 1e-8; /* 100 MB/s: a slow CPU, a kernel doing more work */
+    /* Under the simulator, room for a busy machine and a slow right kernel, from the case's work and never less
+       than a right kernel there can need (not --timeout, a device's limit): a small case past it hangs. */
+    if (r->mode == RUNLAB_REFERENCE)
+        return fmax(REFERENCE_FLOOR_S, CASE_BASE_S - 1.0 + 4.0 * simulated_seconds(r, c));
+    limit = CASE_BASE_S + r->lab->family->work(c) * 1e-8; /* 100 MB/s: a slow CPU, a kernel doing more work */
     if (r->slow_seen && limit > AFTER_SLOW_S) /* one slow case already cost its limit: a hang costs about 10 s */
         limit = AFTER_SLOW_S;
     return limit < r->g->config.timeout_s ? limit : r->g->config.timeout_s;
@@ -286,12 +347,19 @@ static int judge_case(struct lab_run *r, const struct grade_case *c, uint64_t se
         r->session.broken = 1;
         return labs_launch_free(&launch), -1;
     }
-    r->session.ask_limit_s = case_limit(r, c);
+    r->session.ask_limit_s = runlab_case_limit(r, c);
+    /* Each case is bounded by its own limit (a hang costs that); the run's deadline never cuts one short of it, for
+       the cases asked for may add up past any fixed span (every small one under --sanitize, on a busy machine). */
+    double case_end = clk_now_s() + SESSION_STRETCH * r->session.ask_limit_s + 1.0;
+    if (r->session.child.deadline < case_end)
+        r->session.child.deadline = case_end;
     if (session_ask(&r->session, WIRE_CASE, &request, sizeof request, WIRE_CASE_DONE,
                     sizeof(struct wire_case_done), &m) != 0 ||
         unpack_case(r, &m, &launch, request.guard, bytes, &raw, &status, &data) != 0) {
         r->session.broken = 1;
         rc = -1;
+    } else if (status == CL_MEM_OBJECT_ALLOCATION_FAILURE && r->mode == RUNLAB_GRADE) {
+        rc = DEVICE_MEMORY_HELD;
     } else if (status != CL_SUCCESS) {
         verdict->memory_ok = 1;
         const char *hint = clk_error_hint(status);
@@ -440,6 +508,41 @@ static void show_progress(const struct lab_run *r, size_t i, size_t count)
     fflush(r->g->style.out);
 }
 
+/* Copies into assertion the last line of output that reports a failed assertion (glibc's "file:line: function:
+   Assertion `expr' failed."), cleaned for the report, or "" when none does. */
+static void find_assertion(const char *output, char *assertion, size_t size)
+{
+    const char *at = output, *found = NULL;
+    assertion[0] = '\0';
+    while (at && (at = strstr(at, "Assertion `")) != NULL) {
+        const char *end = strchr(at, '\n');
+        if (strstr(at, "' failed") && (!end || strstr(at, "' failed") < end))
+            found = at;
+        at = end;
+    }
+    if (!found)
+        return;
+    while (found > output && found[-1] != '\n')
+        found--;
+    char *clean = safetext_clean(found, 200);
+    snprintf(assertion, size, "%.*s", clean ? (int)strcspn(clean, "\n") : 0, clean ? clean : "");
+    free(clean);
+}
+
+/* Copies into line the last non-empty line of output, cleaned for the report ("" when there is none). */
+static void last_line(const char *output, char *line, size_t size)
+{
+    const char *end = output + strlen(output), *start;
+    while (end > output && (end[-1] == '\n' || end[-1] == ' '))
+        end--;
+    for (start = end; start > output && start[-1] != '\n'; start--)
+        ;
+    char *clean = end > start ? safetext_clean(start, (size_t)(end - start) < 200 ? (size_t)(end - start) : 200)
+                              : NULL;
+    snprintf(line, size, "%.*s", clean ? (int)strcspn(clean, "\n") : 0, clean ? clean : "");
+    free(clean);
+}
+
 /* Closes a runner that stopped in case index and says how in log. */
 static void record_stop(struct lab_run *r, size_t index, struct case_log *log)
 {
@@ -453,6 +556,10 @@ static void record_stop(struct lab_run *r, size_t index, struct case_log *log)
                  "every work-item reaches?)", limit);
     else
         sandbox_describe(&outcome, r->g->config.timeout_s, log->how, sizeof log->how);
+    find_assertion(outcome.end == SANDBOX_SIGNALED && outcome.output ? outcome.output : "", log->assertion,
+                   sizeof log->assertion);
+    last_line(outcome.end == SANDBOX_SIGNALED && outcome.output ? outcome.output : "", log->last_words,
+              sizeof log->last_words);
     sandbox_outcome_free(&outcome);
 }
 
@@ -507,6 +614,33 @@ static int go_on_without_large(struct lab_run *r, size_t index, int late, int *s
     return 1;
 }
 
+/* Judges a case, waiting while the device has no memory for its buffers: another process (a student's host
+   program beside this one, another grading) may hold it for as long as its own time limit, so the waits add up
+   to twice the run's limit before the device is given up on. */
+static int judge_case_patiently(struct lab_run *r, const struct grade_case *c, uint64_t seed,
+                                struct case_verdict *verdict)
+{
+    int rc, waited = 0;
+    for (int wait_s = DEVICE_MEMORY_FIRST_WAIT_S; (rc = judge_case(r, c, seed, verdict)) == DEVICE_MEMORY_HELD &&
+                                                  waited + wait_s <= 2 * r->g->config.timeout_s;
+         wait_s *= 2) {
+        runlab_idle(r, wait_s);
+        waited += wait_s;
+    }
+    return rc;
+}
+
+/* With CLKIT_STAGE_TIMES=1, how long the reference judge took over one case (NULL: the technique case). */
+static void show_case_time(const struct lab_run *r, const struct grade_case *c, double started)
+{
+    char shape[128] = "the technique case";
+    if (!clk_stage_times() || r->mode != RUNLAB_REFERENCE)
+        return;
+    if (c)
+        r->lab->family->describe(c, shape, sizeof shape);
+    fprintf(stderr, "case %s under Oclgrind, %s: %.2f s\n", r->lab->name, shape, clk_now_s() - started);
+}
+
 void runlab_run_cases(struct lab_run *r, size_t max_local, long only_case, struct case_log *log)
 {
     static int selected[RUNLAB_MAX_CASES];
@@ -514,24 +648,33 @@ void runlab_run_cases(struct lab_run *r, size_t max_local, long only_case, struc
     log->stopped_at = log->slow_at = -1;
     log->slow_skipped = 0;
     log->how[0] = log->slow_how[0] = '\0';
-    log->out_of_memory = log->technique_ran = 0;
+    log->out_of_memory = log->device_memory_held = log->technique_ran = 0;
+    log->assertion[0] = log->last_words[0] = '\0';
     log->technique_counts[0] = '\0';
     memset(log->ran, 0, sizeof log->ran);
     for (size_t i = 0; i < log->count; i++)
         selected[i] = only_case == RUNLAB_ALL_CASES || (only_case >= 0 && (size_t)only_case == i);
     if (r->mode == RUNLAB_REFERENCE && only_case == RUNLAB_ALL_CASES)
         select_reference(r, log, selected);
+    double started = clk_now_s();
     if (r->mode == RUNLAB_REFERENCE && only_case < 0)
         run_technique_case(r, log);
+    show_case_time(r, NULL, started);
     for (size_t i = 0; i < log->count && log->stopped_at < 0; i++) {
         if (!selected[i] || (r->mode == RUNLAB_REFERENCE && !small_exact(&log->cases[i])))
             continue;
         show_progress(r, i, log->count);
-        int rc = judge_case(r, &log->cases[i], r->seed + i, &log->verdicts[i]);
+        started = clk_now_s();
+        int rc = judge_case_patiently(r, &log->cases[i], r->seed + i, &log->verdicts[i]);
+        show_case_time(r, &log->cases[i], started);
         log->ran[i] = rc == 0;
         if (rc == -2)
             log->out_of_memory = 1;
-        if (rc != 0) {
+        if (rc == DEVICE_MEMORY_HELD) {
+            log->device_memory_held = 1;
+            log->stopped_at = (long)i;
+            snprintf(log->how, sizeof log->how, "found no device memory for its buffers");
+        } else if (rc != 0) {
             int late = r->session.late;
             record_stop(r, i, log);
             go_on_without_large(r, i, late && rc == -1, selected, log);

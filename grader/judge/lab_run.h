@@ -25,6 +25,8 @@ enum runlab_mode {
 #define RUNLAB_NO_CASE (-2) /* RUNLAB_REFERENCE: only the technique case */
 /* The reference judge's local memory: the largest of the GPUs the labs target (48 KB), not Oclgrind's own 32 KB. */
 #define RUNLAB_JUDGE_LOCAL_BYTES 49152
+/* The least a small case gets under the reference judge: far more than a right kernel needs there. */
+#define REFERENCE_FLOOR_S 20.0
 
 /* One lab's runner and what it said before running anything. */
 struct lab_run {
@@ -43,6 +45,7 @@ struct lab_run {
     int profile_loaded;
     int slow_seen; /* a large case did not finish, and the cases went on without it */
     int unoptimised; /* the kernel is built with -cl-opt-disable (see compiler_recheck.h) */
+    int build_stopped; /* the runner stopped while the device's compiler built the kernel (a crash, a limit) */
 };
 
 /* What one run made of each case of a lab, and where its runner stopped. */
@@ -57,7 +60,13 @@ struct case_log {
     char slow_how[256];
     size_t slow_skipped; /* the cases left out after it */
     char how[256];     /* how it stopped: "did not finish within 3 s", "crashed with SIGSEGV" */
+    char assertion[256]; /* the crash's last words when they are an assertion's ("... Assertion `x' failed."): the
+                            OpenCL implementation's own check gave up, not the kernel ("" otherwise) */
+    char last_words[256]; /* the last line the runner printed before it crashed, cleaned ("" when none) */
     int out_of_memory; /* the judge ran out of host memory */
+    int build_stopped; /* the device's compiler stopped building the kernel, also without optimisation (no case ran) */
+    int device_memory_held; /* the device had no memory for a case's buffers however long the judge waited: a
+                               neighbour held it (CL_MEM_OBJECT_ALLOCATION_FAILURE); the cases stopped there */
     int technique_ran; /* RUNLAB_REFERENCE: the lab's technique case ran, first */
     char technique_counts[2048]; /* the plugin's line for the technique case: its kernel's, or its last launch's */
     int timed_checked; /* the timed run's result was sampled and judged (a real case of its own) */
@@ -65,9 +74,28 @@ struct case_log {
     char timed_detail[512];
 };
 
+/* Returns lab under the contract its kernel in g's source folder is written to (labs/contract.h): the first whose
+   word the source uses, else the last; a kernel that cannot be read takes the first (staging then says why). */
+const struct grade_lab_spec *runlab_contract(const struct grading *g, const struct grade_lab_spec *lab);
+
 /* Stages lab's folder, checks its source rules, starts the runner (inside wrapper, e.g. Oclgrind, when not NULL,
    for at most timeout_s) and has it build the kernel; returns 0 when the runner is up (see refusal and setup). */
 int runlab_open(struct lab_run *r, char *const wrapper[], int timeout_s);
+
+/* Opens a runner on the device as runlab_open does; where the device had no memory for its context (another process
+   may hold it for as long as its own time limit), waits and tries again, the waits adding up to twice the run's
+   limit. */
+int runlab_open_patiently(struct lab_run *r, int timeout_s);
+
+/* Waits seconds while the runner sits idle (the device's memory held by another process), its deadline moved on by
+   as much: the wait is not the runner's time. */
+void runlab_idle(struct lab_run *r, int seconds);
+
+/* A case's time limit in seconds: on a device, a base that covers a first build for a new work-group size and time
+   that grows with the work, at most --timeout; under the reference judge, from the simulated work, at least
+   REFERENCE_FLOOR_S, whatever --timeout says (a simulated work-item costs far more; a hang costs little, since the
+   reference judge names it). */
+double runlab_case_limit(const struct lab_run *r, const struct grade_case *c);
 
 /* Ends the runner and fills outcome (may be NULL) with how it ended. */
 void runlab_close(struct lab_run *r, struct sandbox_outcome *outcome);

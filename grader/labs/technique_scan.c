@@ -35,9 +35,9 @@ int technique_judge_work_efficient(const struct grade_case *s, const struct tech
         return judge_by_loads(c, n, levels, text, size);
     double per_element = c->local_adds / n, item_budget = 4.0 * levels;
     snprintf(text, size, "scan_blocks: %.2f additions of local values per element (Blelloch's sweeps: 1.5 to 3; "
-             "Hillis-Steele: about log2(%.0f) = %.0f; budget: <= %.0f); the most by one work-item: %.0f (the sweeps: "
-             "2 log2(B) = %.0f; a serial loop: %.0f; budget: <= %.0f)\nlocal memory: %.1f bank passes per warp "
-             "access (measured, not scored: padding the indices brings it near 1)",
-             per_element, block, levels, ADDS_BUDGET, c->item_adds, 2.0 * levels, block, item_budget, banks);
+             "Hillis-Steele: log2(%.0f) - 1 = %.0f and more; budget: <= %.0f); the most by one work-item: %.0f "
+             "(the sweeps: 2 log2(B) = %.0f; a serial loop: %.0f; budget: <= %.0f)\nlocal memory: %.1f bank passes "
+             "per warp access (measured, not scored: padding the indices brings it near 1)",
+             per_element, block, levels - 1.0, ADDS_BUDGET, c->item_adds, 2.0 * levels, block, item_budget, banks);
     return c->local_adds > 0 && per_element <= ADDS_BUDGET && c->item_adds <= item_budget;
 }

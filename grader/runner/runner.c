@@ -1,6 +1,7 @@
 /* clkit-runner: the only grader process that runs submitted code. It builds the kernel, runs the cases and
    timings the judge asks for, and sends back raw buffers and times; it never sees a reference or a score. */
 #include "wire/harness.h"
+#include "labs/contract.h"
 #include "labs/registry.h"
 #include "wire/spot.h"
 #include "runner/clblast.h"
@@ -256,7 +257,12 @@ static int hello(struct runner *r)
     struct wire_hello h = {0};
     cl_uint align_bits = 1024;
     if (clk_env_create(r->job.device[0] ? r->job.device : NULL, &r->env) != 0) {
-        snprintf(h.error, sizeof h.error, "no usable OpenCL device (see the message above)");
+        cl_int status = r->env.status;
+        /* NVIDIA's driver answers CL_OUT_OF_HOST_MEMORY when the GPU's memory is taken */
+        h.memory_held = status == CL_OUT_OF_HOST_MEMORY || status == CL_OUT_OF_RESOURCES ||
+                        status == CL_MEM_OBJECT_ALLOCATION_FAILURE;
+        snprintf(h.error, sizeof h.error, "no usable OpenCL device (see the message above)%s",
+                 h.memory_held ? ": it had no memory for a context (does another process hold it?)" : "");
         reply(WIRE_HELLO, &h, sizeof h, NULL);
         return -1;
     }
@@ -312,7 +318,8 @@ int main(void)
     r.job.lab[sizeof r.job.lab - 1] = r.job.device[sizeof r.job.device - 1] = '\0';
     r.job.kernel_path[sizeof r.job.kernel_path - 1] = r.job.include_dir[sizeof r.job.include_dir - 1] = '\0';
     r.job.kernels_dir[sizeof r.job.kernels_dir - 1] = '\0';
-    if (!(r.lab = registry_find(r.job.lab)) || hello(&r) != 0)
+    if (!(r.lab = registry_find(r.job.lab)) || !(r.lab = labs_under_contract(r.lab, r.job.contract)) ||
+        hello(&r) != 0)
         return 2;
     if (build(&r) == 0)
         serve(&r);

@@ -32,6 +32,7 @@ struct wire_job {
     char include_dir[256];   /* the kernel's own folder: the only place #include may look */
     char kernels_dir[512];   /* the baselines and probes (a scratch copy of kernels/) */
     int unoptimised;         /* build the kernel with -cl-opt-disable: is a disagreement the compiler's? */
+    int contract;            /* the lab's contract the kernel is graded under (labs/contract.h) */
 };
 
 struct wire_hello {
@@ -40,6 +41,7 @@ struct wire_hello {
     uint32_t align_bytes;    /* CL_DEVICE_MEM_BASE_ADDR_ALIGN in bytes */
     char device_name[128];
     char error[256];
+    int memory_held; /* the device refused a context for want of memory: another process may hold it */
 };
 
 struct wire_built {
