@@ -202,11 +202,11 @@ static const struct marks_row kinds[] = {
     {"lab3/skip-zero", "lab3", 0, 0, 0, -1},
     /* Lab 8: myGEMM6 made row-major with edge tests, and as first ported (no edge test); the side read with
        get_local_size; contiguous WPT x WPT squares; helpers, reqd_work_group_size and fma; double-buffered strips
-       with one barrier after the multiply (no race); B's strip staged by vload4. */
+       with one barrier after the multiply (no race); B's strip staged by vload4, and by async_work_group_copy. */
     {"realworld/nugteren-gemm6", "lab8", 1, 1, 1, 1},         {"realworld/nugteren-gemm6-noedge", "lab8", 0, 0, 0, 0},
     {"lab8/runtime-side", "lab8", 1, 1, 1, 1},                {"lab8/contiguous-block", "lab8", 1, 1, 1, 1},
     {"lab8/helpers-reqd", "lab8", 1, 1, 1, 1},                {"lab8/double-buffer-ok", "lab8", 1, 1, 1, 1},
-    {"lab8/vector-loads", "lab8", 1, 1, 1, 1},
+    {"lab8/vector-loads", "lab8", 1, 1, 1, 1},                {"lab8/async-strips", "lab8", 1, 1, 1, 1},
     /* Lab 10: an image kernel (one element per work-item, a return before the barriers); bins zeroed and merged by
        work-item lid alone (nbins above the work-group's size); right with contiguous chunks and runs counted in a
        register, with OpenCL 1.0's atom_ functions, with a contiguous block per work-group; privatised but merged
@@ -214,6 +214,9 @@ static const struct marks_row kinds[] = {
     {"realworld/image-one-per-item", "lab10", 0, 0, 0, 0},   {"realworld/lid-below-nbins", "lab10", 0, 0, 0, 0},
     {"lab10/chunked-runs", "lab10", 1, 1, 1, 1},              {"lab10/atom-ext", "lab10", 1, 1, 1, 1},
     {"lab10/group-block", "lab10", 1, 1, 1, 1},               {"lab10/plain-merge", "lab10", 1, 0, 0, 0},
+    /* Lab 10: a compare-and-swap loop from a guess of 0 (right), and from a plain read of the bin beside the other
+       work-items' atomics (a data race the reference judge names: its small cases count, the rest does not). */
+    {"lab10/cas-zero", "lab10", 1, 1, 1, 1},                  {"lab10/cas-increment", "lab10", 1, 0, 0, 0},
 };
 
 /* Lab 11's hidden kinds: GPU Gems 3's prescan with its errata's bank offsets (right) and with the macro as printed
@@ -304,6 +307,11 @@ static const struct schedule_row schedules[] = {
 static const struct schedule_row schedule_kinds[] = {
     {"realworld/nv-overlap-two-queues", 1, 1, "16 chunks in one pipeline"},
     {"realworld/two-queues-one-slot", 0, 0, "use the same buffer and nothing orders them"},
+    /* Right: the solution's dependences said by clEnqueueBarrierWithWaitList on the waiting queue; the host waiting
+       in the loop for chunk i - 2's download only. One set of buffers with every wait: right, and serial. */
+    {"lab12/barrier-wait-lists", 1, 1, "16 chunks in one pipeline"},
+    {"lab12/wait-two-back", 1, 1, "16 chunks in one pipeline"},
+    {"lab12/one-slot", 1, 0, "no overlap: the 35th clEnqueueWriteBuffer (the upload of chunk 2) cannot run while"},
 };
 
 static int grade(const char *arguments, char **output)
