@@ -15,6 +15,7 @@ int clk_env_create(const char *spec, struct clk_env *env)
     return 0;
 cleanup:
     clk_env_release(env);
+    env->status = status;
     return -1;
 }
 

@@ -8,9 +8,11 @@ struct clk_env {
     struct clk_device_info info;
     cl_context context;
     cl_command_queue queue;
+    cl_int status; /* the OpenCL status that stopped clk_env_create, CL_SUCCESS when none did */
 };
 
-/* Selects a device from SPEC and creates its context and profiling queue; returns 0, or -1 after printing why. */
+/* Selects a device from SPEC and creates its context and profiling queue; returns 0, or -1 after printing why (with
+   env->status set where OpenCL refused). */
 int clk_env_create(const char *spec, struct clk_env *env);
 
 /* Releases the queue and context of env; safe on a partly created or zeroed env. */

@@ -198,6 +198,22 @@ static int neighbours_could_blame(const struct grading *g, int built, const stru
     return 0;
 }
 
+/* The verdicts on a kernel that built: its cases from the device's and the reference judge's runs, its technique,
+   and the host program's tests (run now where they did not run beside). */
+static void judge_built(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed,
+                        const struct case_log *device, const struct case_log *unoptimised, struct beside *b,
+                        pid_t host, struct grade_lab_result *result)
+{
+    verdict_cases(g, lab, seed, device, &b->ref, unoptimised, result);
+    technique_test(lab, &b->ref, verdict_correct(result), g->device_is_gpu, result);
+    if (!verdict_correct(result))
+        withdraw_speed(lab, result);
+    if (host <= 0 && g->config.only_case < 0)
+        host_beside(g, lab, seed, b);
+    for (int t = 0; t < b->host_done; t++)
+        result_add(result, b->host[t].name, b->host[t].score, b->host[t].max, b->host[t].passed, b->host_reason[t]);
+}
+
 /* Grades one lab into result: the device's cases, the reference judge's, the technique, the host program; returns
    2 on a set-up error, else 0, with *suspect set when other workers beside it could have caused a failure. With
    cores to spare, the reference judge and the host program run beside the device's cases; on a small machine they
@@ -233,15 +249,13 @@ static int grade_lab_once(struct grading *g, const struct grade_lab_spec *lab, u
         if (reference <= 0)
             reference_beside(g, lab, seed, b);
         compiler_recheck_run(g, lab, seed, &device, &b->ref, &unoptimised);
-        verdict_cases(g, lab, seed, &device, &b->ref, &unoptimised, result);
-        technique_test(lab, &b->ref, verdict_correct(result), g->device_is_gpu, result);
-        if (!verdict_correct(result))
-            withdraw_speed(lab, result);
-        if (host <= 0 && g->config.only_case < 0)
-            host_beside(g, lab, seed, b);
-        for (int t = 0; t < b->host_done; t++)
-            result_add(result, b->host[t].name, b->host[t].score, b->host[t].max, b->host[t].passed,
-                       b->host_reason[t]);
+        if ((result->setup_error = recheck_device_gave_up(lab, &device, &b->ref, &unoptimised)) != NULL) {
+            built = 2;
+            why = "not graded on this device (see above)";
+        }
+    }
+    if (built == 1) {
+        judge_built(g, lab, seed, &device, &unoptimised, b, host, result);
         why = g->config.only_case >= 0 ? "not run: --case runs one case only" : g->config.quick ? "not timed: --quick"
                                                                                            : "not run";
     }

@@ -2,6 +2,7 @@
 
 #include "judge/job.h"
 #include "labs/registry.h"
+#include "judge/compiler_recheck.h"
 #include "judge/verdict.h"
 #include "context.h"
 #include "files.h"
@@ -321,36 +322,36 @@ static int grade(const char *arguments, char **output)
     return run_in_kit(command, 240, output);
 }
 
-/* The verdict on one exact case of lab 1 that the device computed wrong and the reference judge right, with the
-   device's verdict once the kernel is built without optimisation: right (its compiler shown at fault: the points
-   stay) or wrong (the kernel is wrong on the device: they go). */
-static double exact_score_when_judges_disagree(int right_unoptimised, char *cause, size_t size)
+/* Made-up case logs of lab 1 for the verdicts: the device's, the reference judge's, and the device's with the kernel
+   built without optimisation. */
+static struct case_log made_device, made_reference, made_unoptimised;
+
+/* Sets the three made-up logs to count exact cases of lab 1 (16 elements, then 1000), each run and right. */
+static void make_up_logs(size_t count)
 {
-    static struct case_log device, reference_log, unoptimised;
-    static struct reference ref;
-    static struct grading g;
+    const struct grade_case shapes[] = {{.data = GRADE_EXACT, .dims = {16}, .local = {16, 1}},
+                                        {.data = GRADE_EXACT, .dims = {1000}, .local = {64, 1}}};
+    struct case_log *logs[] = {&made_device, &made_reference, &made_unoptimised};
+    for (size_t l = 0; l < 3; l++) {
+        memset(logs[l], 0, sizeof *logs[l]);
+        logs[l]->count = count;
+        logs[l]->stopped_at = logs[l]->slow_at = -1;
+        for (size_t i = 0; i < count; i++) {
+            logs[l]->cases[i] = shapes[i];
+            logs[l]->ran[i] = logs[l]->verdicts[i].memory_ok = logs[l]->verdicts[i].values_ok = 1;
+        }
+    }
+}
+
+/* Lab 1's exact-cases test as the verdicts make it from the made-up logs: its score, and its cause into cause. */
+static double exact_score_of_made_up_logs(char *cause, size_t size)
+{
+    static struct reference ref = {.ran = 1, .log = &made_reference};
+    static struct grading g = {.config.only_case = -1, .source_dir = "/nonexistent"};
     struct grade_lab_result result;
-    const struct grade_lab_spec *lab = registry_find("lab1");
-    struct grade_case c = {.data = GRADE_EXACT, .dims = {16}, .local = {16, 1}};
     double score = -1.0;
     memset(&result, 0, sizeof result);
-    g.config.only_case = -1;
-    snprintf(g.source_dir, sizeof g.source_dir, "/nonexistent");
-    for (struct case_log *log = &device; log; log = log == &device ? &reference_log : log == &reference_log
-                                                                   ? &unoptimised : NULL) {
-        memset(log, 0, sizeof *log);
-        log->count = 1;
-        log->cases[0] = c;
-        log->ran[0] = 1;
-        log->stopped_at = log->slow_at = -1;
-        log->verdicts[0].memory_ok = 1;
-    }
-    snprintf(device.verdicts[0].values, sizeof device.verdicts[0].values, "1 of 16 elements wrong");
-    reference_log.verdicts[0].values_ok = 1;
-    unoptimised.verdicts[0].values_ok = right_unoptimised;
-    ref.ran = 1;
-    ref.log = &reference_log;
-    verdict_cases(&g, lab, 1, &device, &ref, &unoptimised, &result);
+    verdict_cases(&g, registry_find("lab1"), 1, &made_device, &ref, &made_unoptimised, &result);
     for (int t = 0; t < result.test_count; t++)
         if (!strcmp(result.tests[t].name, "exact cases")) {
             score = result.tests[t].score;
@@ -358,6 +359,18 @@ static double exact_score_when_judges_disagree(int right_unoptimised, char *caus
         }
     result_free(&result);
     return score;
+}
+
+/* The verdict on one exact case of lab 1 that the device computed wrong and the reference judge right, with the
+   device's verdict once the kernel is built without optimisation: right (its compiler shown at fault: the points
+   stay) or wrong (the kernel is wrong on the device: they go). */
+static double exact_score_when_judges_disagree(int right_unoptimised, char *cause, size_t size)
+{
+    make_up_logs(1);
+    made_device.verdicts[0].values_ok = 0;
+    snprintf(made_device.verdicts[0].values, sizeof made_device.verdicts[0].values, "1 of 16 elements wrong");
+    made_unoptimised.verdicts[0].values_ok = right_unoptimised;
+    return exact_score_of_made_up_logs(cause, size);
 }
 
 START_TEST(both_judges_must_agree)
@@ -368,6 +381,64 @@ START_TEST(both_judges_must_agree)
     ck_assert_str_eq(cause, VERDICT_CAUSE_MISCOMPILED);
     ck_assert_double_eq(exact_score_when_judges_disagree(0, cause, sizeof cause), 0.0);
     ck_assert_str_eq(cause, VERDICT_CAUSE_DISAGREES);
+}
+END_TEST
+
+/* The exact cases of lab 1 when the device's runner crashed in the second case (SIGABRT, as PoCL's own assertions
+   end) after a right first one, the reference judge finding both right: built without optimisation the device
+   runs the second right (the crash is its compiler's: the points stay) or crashes again (the crash stands). */
+static double exact_score_when_device_crashes(int right_unoptimised, char *cause, size_t size)
+{
+    struct reference ref = {.ran = 1, .log = &made_reference};
+    make_up_logs(2);
+    made_device.ran[1] = made_device.verdicts[1].values_ok = 0;
+    made_device.stopped_at = 1;
+    snprintf(made_device.how, sizeof made_device.how, "crashed with SIGABRT");
+    made_unoptimised.ran[0] = 0;
+    if (!right_unoptimised) { /* it crashed again: the runner stopped in the same case */
+        made_unoptimised.ran[1] = 0;
+        made_unoptimised.stopped_at = 1;
+    }
+    ck_assert(recheck_crash_needed(&made_device, &ref));
+    return exact_score_of_made_up_logs(cause, size);
+}
+
+START_TEST(a_device_crash_on_a_right_kernel_is_shown_before_it_counts)
+{
+    char cause[64];
+    const struct grade_lab_spec *lab = registry_find("lab1");
+    ck_assert_double_eq(exact_score_when_device_crashes(1, cause, sizeof cause), lab->points.exact);
+    ck_assert_str_eq(cause, VERDICT_CAUSE_MISCOMPILED);
+    ck_assert_double_eq(exact_score_when_device_crashes(0, cause, sizeof cause), 0.0);
+    ck_assert_str_eq(cause, VERDICT_CAUSE_DISAGREES); /* the crash stands, flagged for review */
+}
+END_TEST
+
+/* A crash at an assertion of the OpenCL implementation's own (PoCL 5.0 built with assertions stops so on a right
+   lab 7 kernel that copies with async_work_group_copy), again without optimisation, on a kernel the reference judge
+   finds right: the lab is not graded on that device (a set-up error, no score); without the assertion the crash is
+   the kernel's, and a recheck that runs the case right clears it. */
+START_TEST(an_implementation_that_gives_up_leaves_the_lab_ungraded)
+{
+    struct reference ref = {.ran = 1, .log = &made_reference};
+    const struct grade_lab_spec *lab = registry_find("lab1");
+    char *why;
+    make_up_logs(2);
+    made_device.ran[1] = made_device.verdicts[1].values_ok = 0;
+    made_device.stopped_at = 1;
+    snprintf(made_device.how, sizeof made_device.how, "crashed with SIGABRT");
+    made_unoptimised.ran[0] = made_unoptimised.ran[1] = 0;
+    made_unoptimised.stopped_at = 1;
+    ck_assert_ptr_null(recheck_device_gave_up(lab, &made_device, &ref, &made_unoptimised));
+    snprintf(made_device.assertion, sizeof made_device.assertion,
+             "pocl/lib/CL/devices/workgroup.c:100: f: Assertion `x' failed.");
+    why = recheck_device_gave_up(lab, &made_device, &ref, &made_unoptimised);
+    ck_assert_ptr_nonnull(why);
+    ck_assert_ptr_nonnull(strstr(why, "Assertion `x' failed"));
+    free(why);
+    made_unoptimised.ran[1] = 1; /* built without optimisation, the case ran right: the compiler's, cleared */
+    made_unoptimised.stopped_at = -1;
+    ck_assert_ptr_null(recheck_device_gave_up(lab, &made_device, &ref, &made_unoptimised));
 }
 END_TEST
 
@@ -846,14 +917,15 @@ END_TEST
 enum {
     GRADE_FIXTURES, GRADE_MARKED, GRADE_MARKED_2, GRADE_LAB10, GRADE_LAB11, GRADE_LAB12, GRADE_REAL_WORLD,
     GRADE_KINDS, GRADE_KINDS_2,
-    GRADE_SOLUTIONS, GRADE_END_TO_END, GRADE_COURSE, GRADE_LOAD
+    GRADE_SOLUTIONS, GRADE_END_TO_END, GRADE_COURSE, GRADE_LOAD, GRADE_VERDICTS
 };
 const char *const grade_cases[] = {
     [GRADE_FIXTURES] = "fixtures",   [GRADE_MARKED] = "marked",         [GRADE_MARKED_2] = "marked, second half",
     [GRADE_LAB10] = "lab 10",        [GRADE_LAB11] = "lab 11",          [GRADE_LAB12] = "lab 12",
     [GRADE_REAL_WORLD] = "real world", [GRADE_KINDS] = "hidden kinds", [GRADE_KINDS_2] = "hidden kinds 2",
     [GRADE_SOLUTIONS] = "solutions", [GRADE_END_TO_END] = "end to end",
-    [GRADE_COURSE] = "course",       [GRADE_LOAD] = "under load",       NULL,
+    [GRADE_COURSE] = "course",       [GRADE_LOAD] = "under load",       [GRADE_VERDICTS] = "verdicts",
+    NULL,
 };
 
 static TCase *grade_case(Suite *s, int which, int timeout_s)
@@ -980,8 +1052,11 @@ Suite *grade_suite(void)
     tcase_add_loop_test(tc, fixture_gets_its_verdict, first_fixture_of_lab10(), FIXTURE_COUNT);
     tcase_add_loop_test(tc, marked_kernel_gets_its_verdict, first_marked_of_lab10(), MARKED_COUNT);
     tcase_add_test(tc, a_histogram_timed_run_counts_once);
-    tc = grade_case(s, GRADE_SOLUTIONS, 900); /* three gradings of every lab, side by side with other units */
+    tc = grade_case(s, GRADE_VERDICTS, 30); /* the verdicts on case logs made up here: nothing graded */
     tcase_add_test(tc, both_judges_must_agree);
+    tcase_add_test(tc, a_device_crash_on_a_right_kernel_is_shown_before_it_counts);
+    tcase_add_test(tc, an_implementation_that_gives_up_leaves_the_lab_ungraded);
+    tc = grade_case(s, GRADE_SOLUTIONS, 900); /* three gradings of every lab, side by side with other units */
     tcase_add_test(tc, broken_oclgrind_is_not_claimed);
     tcase_add_test(tc, solutions_pass_every_lab);
     tcase_add_test(tc, replays_one_case);

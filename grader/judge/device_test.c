@@ -10,15 +10,37 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* How the device's compiler stopped building the kernel with optimisation, when it did ("" otherwise). */
+static char optimised_build_stop[256];
+
+/* The device's compiler stopped while building the kernel (PoCL's own assertions end in SIGABRT): that is the
+   compiler's failure unless the kernel fails without optimisation too, so it is built again with -cl-opt-disable,
+   and the cases run on that build. */
+static void build_unoptimised(struct lab_run *r)
+{
+    struct sandbox_outcome outcome;
+    runlab_close(r, &outcome);
+    sandbox_describe(&outcome, r->g->config.timeout_s, optimised_build_stop, sizeof optimised_build_stop);
+    sandbox_outcome_free(&outcome);
+    r->unoptimised = 1;
+    runlab_open_patiently(r, r->g->config.timeout_s);
+}
+
 /* A kernel that was refused or did not build: the build test says why; the other tests are completed later. */
 static int report_build(struct lab_run *r, struct grade_lab_result *result)
 {
-    char reason[PATH_MAX + 128];
+    char reason[PATH_MAX + 512];
     if (r->refusal) {
         result_add(result, "build", 0, r->lab->points.build, 0, r->refusal);
         return 0;
     }
-    snprintf(reason, sizeof reason, "%s builds and defines ", r->kernel_shown);
+    if (r->unoptimised)
+        snprintf(reason, sizeof reason, "the device's compiler %s building %s with optimisation, and built it "
+                 "without (-cl-opt-disable): the device's failure, not the kernel's; the cases ran on that build\n",
+                 optimised_build_stop, r->kernel_shown);
+    else
+        reason[0] = '\0';
+    clk_append(reason, sizeof reason, "%s builds and defines ", r->kernel_shown);
     for (int k = 0; k < labs_kernel_count(r->lab); k++)
         clk_append(reason, sizeof reason, "%s%s", k == 0 ? "" : k + 1 < labs_kernel_count(r->lab) ? ", " : " and ",
                    labs_kernel_name(r->lab, k));
@@ -53,6 +75,9 @@ static const char *why_not_timed(const struct lab_run *r, const struct case_log 
     }
     if (ran == 0 || log->stopped_at >= 0)
         return "not timed: the kernel must pass every correctness case first";
+    if (r->unoptimised)
+        return "not timed: the device's compiler failed on the kernel with optimisation, and a build without it is "
+               "not the kernel's speed";
     if (log->slow_at < 0)
         return NULL;
     char description[128];
@@ -79,13 +104,19 @@ int device_test_run(struct grading *g, const struct grade_lab_spec *lab, uint64_
 {
     struct lab_run r = {.g = g, .lab = lab, .seed = seed, .mode = RUNLAB_GRADE};
     static struct oclgrind_command wrapper;
+    optimised_build_stop[0] = '\0';
     int built = 0, simulated = g->config.simulated;
     /* --device oclgrind: every case on the reference judge, to tell a device's miscompilation from a bug. */
     if (simulated && sanitize_wrapper(g, lab, &wrapper) != 0) {
         result->setup_error = strdup("--device oclgrind: Oclgrind is not installed (sudo apt-get install oclgrind)");
         return 2;
     }
-    runlab_open(&r, simulated ? wrapper.argv : NULL, simulated ? 10 * g->config.timeout_s : g->config.timeout_s);
+    if (simulated)
+        runlab_open(&r, wrapper.argv, 10 * g->config.timeout_s);
+    else
+        runlab_open_patiently(&r, g->config.timeout_s);
+    if (r.build_stopped && !simulated)
+        build_unoptimised(&r);
     char *device = safetext_clean(r.hello.device_name, sizeof result->device);
     if (r.hello.ok) {
         g->device_is_gpu = r.hello.is_gpu;

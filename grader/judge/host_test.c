@@ -597,16 +597,23 @@ static int run(const struct hostprog_job *job, struct host_run *h, const struct 
     return passed;
 }
 
-/* Runs a check as run does; where the device had no memory for the program's buffers (it printed
-   CL_MEM_OBJECT_ALLOCATION_FAILURE), which another process may hold for as long as its own time limit, runs it
-   again after waits that add up to twice the run's limit: a neighbour's hold is not the program's fault. */
+/* Whether a failed run's reason shows the device short of memory (NVIDIA's driver refuses a context with
+   CL_OUT_OF_HOST_MEMORY when another process holds the GPU's memory); not CL_OUT_OF_RESOURCES, which is also how
+   NVIDIA reports a kernel's access out of bounds. */
+static int short_of_device_memory(const char *reason)
+{
+    return strstr(reason, "CL_MEM_OBJECT_ALLOCATION_FAILURE") || strstr(reason, "CL_OUT_OF_HOST_MEMORY");
+}
+
+/* Runs a check as run does; where the device was short of memory (short_of_device_memory), which another process
+   may hold for as long as its own time limit, runs it again after waits that add up to twice the run's limit: a
+   neighbour's hold is not the program's fault. */
 static int run_patiently(const struct hostprog_job *job, struct host_run *h, const struct host_check *check,
                          char *reason, size_t size, const char **note)
 {
     int passed, waited = 0;
     for (int wait_s = 1; !(passed = run(job, h, check, reason, size, note)) && !check->simulated &&
-                         strstr(reason, "CL_MEM_OBJECT_ALLOCATION_FAILURE") &&
-                         waited + wait_s <= 2 * job->g->config.timeout_s;
+                         short_of_device_memory(reason) && waited + wait_s <= 2 * job->g->config.timeout_s;
          wait_s *= 2) {
         sleep((unsigned)wait_s);
         waited += wait_s;

@@ -114,6 +114,7 @@ static void hello_and_build(struct lab_run *r)
     }
     if (session_ask(&r->session, 0, NULL, 0, WIRE_BUILT, 1 << 20, &m) != 0 || m.length < sizeof(struct wire_built)) {
         r->refusal = strdup("the kernel's build did not finish (the compiler crashed or ran out of time or memory)");
+        r->build_stopped = 1;
         wire_message_free(&m);
         return;
     }
@@ -131,6 +132,7 @@ int runlab_open(struct lab_run *r, char *const wrapper[], int timeout_s)
     snprintf(r->kernel_shown, sizeof r->kernel_shown, "%s/%s/%s", r->g->source_dir, r->lab->name,
              r->lab->kernel_file);
     r->refusal = r->setup = NULL;
+    r->build_stopped = 0;
     r->max_local = 1;
     memset(&r->hello, 0, sizeof r->hello);
     memset(&r->session, 0, sizeof r->session);
@@ -157,6 +159,26 @@ int runlab_open(struct lab_run *r, char *const wrapper[], int timeout_s)
         r->refusal = strdup(why);
     }
     return 0;
+}
+
+void runlab_idle(struct lab_run *r, int seconds)
+{
+    sleep((unsigned)seconds);
+    r->session.child.deadline += seconds;
+    r->session.started_at += seconds;
+}
+
+int runlab_open_patiently(struct lab_run *r, int timeout_s)
+{
+    int rc, waited = 0;
+    for (int wait_s = DEVICE_MEMORY_FIRST_WAIT_S;; wait_s *= 2) {
+        rc = runlab_open(r, NULL, timeout_s);
+        if (!r->setup || !r->hello.memory_held || waited + wait_s > 2 * r->g->config.timeout_s)
+            return rc;
+        runlab_close(r, NULL);
+        sleep((unsigned)wait_s);
+        waited += wait_s;
+    }
 }
 
 void runlab_close(struct lab_run *r, struct sandbox_outcome *outcome)
@@ -446,6 +468,27 @@ static void show_progress(const struct lab_run *r, size_t i, size_t count)
     fflush(r->g->style.out);
 }
 
+/* Copies into assertion the last line of output that reports a failed assertion (glibc's "file:line: function:
+   Assertion `expr' failed."), cleaned for the report, or "" when none does. */
+static void find_assertion(const char *output, char *assertion, size_t size)
+{
+    const char *at = output, *found = NULL;
+    assertion[0] = '\0';
+    while (at && (at = strstr(at, "Assertion `")) != NULL) {
+        const char *end = strchr(at, '\n');
+        if (strstr(at, "' failed") && (!end || strstr(at, "' failed") < end))
+            found = at;
+        at = end;
+    }
+    if (!found)
+        return;
+    while (found > output && found[-1] != '\n')
+        found--;
+    char *clean = safetext_clean(found, 200);
+    snprintf(assertion, size, "%.*s", clean ? (int)strcspn(clean, "\n") : 0, clean ? clean : "");
+    free(clean);
+}
+
 /* Closes a runner that stopped in case index and says how in log. */
 static void record_stop(struct lab_run *r, size_t index, struct case_log *log)
 {
@@ -459,6 +502,8 @@ static void record_stop(struct lab_run *r, size_t index, struct case_log *log)
                  "every work-item reaches?)", limit);
     else
         sandbox_describe(&outcome, r->g->config.timeout_s, log->how, sizeof log->how);
+    find_assertion(outcome.end == SANDBOX_SIGNALED && outcome.output ? outcome.output : "", log->assertion,
+                   sizeof log->assertion);
     sandbox_outcome_free(&outcome);
 }
 
@@ -523,7 +568,7 @@ static int judge_case_patiently(struct lab_run *r, const struct grade_case *c, u
     for (int wait_s = DEVICE_MEMORY_FIRST_WAIT_S; (rc = judge_case(r, c, seed, verdict)) == DEVICE_MEMORY_HELD &&
                                                   waited + wait_s <= 2 * r->g->config.timeout_s;
          wait_s *= 2) {
-        sleep((unsigned)wait_s);
+        runlab_idle(r, wait_s);
         waited += wait_s;
     }
     return rc;
@@ -537,6 +582,7 @@ void runlab_run_cases(struct lab_run *r, size_t max_local, long only_case, struc
     log->slow_skipped = 0;
     log->how[0] = log->slow_how[0] = '\0';
     log->out_of_memory = log->device_memory_held = log->technique_ran = 0;
+    log->assertion[0] = '\0';
     log->technique_counts[0] = '\0';
     memset(log->ran, 0, sizeof log->ran);
     for (size_t i = 0; i < log->count; i++)

@@ -43,6 +43,7 @@ struct lab_run {
     int profile_loaded;
     int slow_seen; /* a large case did not finish, and the cases went on without it */
     int unoptimised; /* the kernel is built with -cl-opt-disable (see compiler_recheck.h) */
+    int build_stopped; /* the runner stopped while the device's compiler built the kernel (a crash, a limit) */
 };
 
 /* What one run made of each case of a lab, and where its runner stopped. */
@@ -57,6 +58,8 @@ struct case_log {
     char slow_how[256];
     size_t slow_skipped; /* the cases left out after it */
     char how[256];     /* how it stopped: "did not finish within 3 s", "crashed with SIGSEGV" */
+    char assertion[256]; /* the crash's last words when they are an assertion's ("... Assertion `x' failed."): the
+                            OpenCL implementation's own check gave up, not the kernel ("" otherwise) */
     int out_of_memory; /* the judge ran out of host memory */
     int device_memory_held; /* the device had no memory for a case's buffers however long the judge waited: a
                                neighbour held it (CL_MEM_OBJECT_ALLOCATION_FAILURE); the cases stopped there */
@@ -70,6 +73,15 @@ struct case_log {
 /* Stages lab's folder, checks its source rules, starts the runner (inside wrapper, e.g. Oclgrind, when not NULL,
    for at most timeout_s) and has it build the kernel; returns 0 when the runner is up (see refusal and setup). */
 int runlab_open(struct lab_run *r, char *const wrapper[], int timeout_s);
+
+/* Opens a runner on the device as runlab_open does; where the device had no memory for its context (another process
+   may hold it for as long as its own time limit), waits and tries again, the waits adding up to twice the run's
+   limit. */
+int runlab_open_patiently(struct lab_run *r, int timeout_s);
+
+/* Waits seconds while the runner sits idle (the device's memory held by another process), its deadline moved on by
+   as much: the wait is not the runner's time. */
+void runlab_idle(struct lab_run *r, int seconds);
 
 /* Ends the runner and fills outcome (may be NULL) with how it ended. */
 void runlab_close(struct lab_run *r, struct sandbox_outcome *outcome);

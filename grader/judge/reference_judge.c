@@ -419,3 +419,18 @@ void sanitize_free(struct reference *ref)
         free(ref->log);
     ref->log = NULL;
 }
+
+int reference_same_case(const struct grade_case *a, const struct grade_case *b)
+{
+    return a->data == b->data && !memcmp(a->dims, b->dims, sizeof a->dims) && a->local[0] == b->local[0] &&
+           a->local[1] == b->local[1] && a->groups == b->groups && a->tile == b->tile &&
+           a->wpt == b->wpt;
+}
+
+const struct case_verdict *reference_verdict_of(const struct reference *ref, const struct grade_case *c)
+{
+    for (size_t i = 0; ref && ref->ran && ref->log && i < ref->log->count; i++)
+        if (ref->log->ran[i] && reference_same_case(&ref->log->cases[i], c))
+            return &ref->log->verdicts[i];
+    return NULL;
+}

@@ -64,4 +64,11 @@ int sanitize_wrapper(struct grading *g, const struct grade_lab_spec *lab, struct
 /* Frees what reference_judge_run allocated. */
 void sanitize_free(struct reference *ref);
 
+/* Whether a and b are the same case: data, shape, work-group, tiling. */
+int reference_same_case(const struct grade_case *a, const struct grade_case *b);
+
+/* The reference judge's verdict on case c (the two runs may list different cases: a device that cannot launch a
+   tile leaves its cases out), or NULL when it did not run it. */
+const struct case_verdict *reference_verdict_of(const struct reference *ref, const struct grade_case *c);
+
 #endif

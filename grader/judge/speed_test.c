@@ -76,6 +76,20 @@ static int ask_timing(struct lab_run *r, int runs, struct grade_case *c, struct 
     return 0;
 }
 
+/* ask_timing, waiting while the device has no memory for the timing's buffers (another process holds it), the
+   waits adding up to twice the run's limit, as a case's do. */
+static int ask_timing_patiently(struct lab_run *r, int runs, struct grade_case *c, struct wire_perf_done *done)
+{
+    int rc, waited = 0;
+    for (int wait_s = 1; (rc = ask_timing(r, runs, c, done)) == 0 && done->status == CL_MEM_OBJECT_ALLOCATION_FAILURE &&
+                         waited + wait_s <= 2 * r->g->config.timeout_s;
+         wait_s *= 2) {
+        runlab_idle(r, wait_s);
+        waited += wait_s;
+    }
+    return rc;
+}
+
 static void describe_speed(const struct lab_run *r, const struct wire_perf_done *d, const struct rates *rt,
                            enum speed_call call, char *text, size_t size)
 {
@@ -259,7 +273,7 @@ static enum outcome time_and_judge(struct lab_run *r, struct case_log *log, char
     struct grade_case c;
     int here = course_grades_on(&r->g->course, r->hello.device_name);
     busy_before(r, busy, sizeof busy);
-    if (ask_timing(r, 1, &c, &done) != 0) {
+    if (ask_timing_patiently(r, 1, &c, &done) != 0) {
         struct sandbox_outcome outcome;
         char how[256];
         runlab_close(r, &outcome);

@@ -1,6 +1,7 @@
 #include "judge/verdict.h"
 
 #include "files.h"
+#include "judge/compiler_recheck.h"
 #include "judge/mismatch.h"
 #include "judge/source_rules.h"
 #include "labs/technique.h"
@@ -42,21 +43,6 @@ struct merged {
     int disagrees;      /* wrong on the device, also without optimisation, right under the reference judge */
 };
 
-static int same_case(const struct grade_case *a, const struct grade_case *b)
-{
-    return a->data == b->data && !memcmp(a->dims, b->dims, sizeof a->dims) && a->local[0] == b->local[0] &&
-           a->local[1] == b->local[1] && a->groups == b->groups && a->tile == b->tile &&
-           a->wpt == b->wpt;
-}
-
-const struct case_verdict *verdict_reference_of(const struct reference *ref, const struct grade_case *c)
-{
-    for (size_t i = 0; ref && ref->ran && ref->log && i < ref->log->count; i++)
-        if (ref->log->ran[i] && same_case(&ref->log->cases[i], c))
-            return &ref->log->verdicts[i];
-    return NULL;
-}
-
 /* The device's verdict on case i with the kernel built without optimisation, or NULL when it was not run again. */
 static const struct case_verdict *unoptimised_verdict(const struct case_log *unoptimised, size_t i)
 {
@@ -72,7 +58,7 @@ static void compare_runs(const struct case_log *device, const struct reference *
        cases count. */
     a->racy = ref && ref->ran && ref->findings > 0;
     for (size_t i = 0; i < device->count; i++) {
-        const struct case_verdict *rv = verdict_reference_of(ref, &device->cases[i]);
+        const struct case_verdict *rv = reference_verdict_of(ref, &device->cases[i]);
         const struct case_verdict *uv = unoptimised_verdict(unoptimised, i);
         if (!device->ran[i] || !rv || device->verdicts[i].values_ok || !rv->values_ok)
             continue;
@@ -92,7 +78,7 @@ static int merge_case(const struct case_log *device, const struct reference *ref
                       size_t i, struct agreement *a, struct merged *m)
 {
     const struct case_verdict *dv = device->ran[i] ? &device->verdicts[i] : NULL;
-    const struct case_verdict *rv = verdict_reference_of(ref, &device->cases[i]);
+    const struct case_verdict *rv = reference_verdict_of(ref, &device->cases[i]);
     const struct case_verdict *uv = unoptimised_verdict(unoptimised, i);
     int device_ok;
     memset(m, 0, sizeof *m);
@@ -211,7 +197,7 @@ static void tally_reference(const struct grading *g, const struct grade_lab_spec
 static int device_lists(const struct case_log *device, const struct grade_case *c)
 {
     for (size_t i = 0; i < device->count; i++)
-        if (same_case(&device->cases[i], c))
+        if (reference_same_case(&device->cases[i], c))
             return 1;
     return 0;
 }
@@ -581,15 +567,82 @@ static void report_memory(const struct grading *g, const struct grade_lab_spec *
                      "%d of %d cases wrote outside a buffer or changed an input", note);
 }
 
+/* A crash the recheck cleared (recheck_cleared_crash): device's log with the crash undone, where the case it crashed
+   in and those run again after it count as not computed as built and right without optimisation (so the miscompile
+   rules weigh them), and the note that says so. */
+static const struct case_log *clear_crash(const struct grading *g, const struct grade_lab_spec *lab, uint64_t seed,
+                                          const struct case_log *device, const struct case_log *unoptimised,
+                                          char *note, size_t size)
+{
+    static struct case_log cleared;
+    long at = device->stopped_at;
+    size_t again = 0;
+    char description[128];
+    memcpy(&cleared, device, sizeof cleared);
+    cleared.stopped_at = -1;
+    for (size_t i = (size_t)at; i < device->count; i++)
+        if (unoptimised->ran[i]) {
+            memset(&cleared.verdicts[i], 0, sizeof cleared.verdicts[i]);
+            cleared.ran[i] = cleared.verdicts[i].memory_ok = 1;
+            snprintf(cleared.verdicts[i].values, sizeof cleared.verdicts[i].values, "not computed as built: the "
+                     "kernel %s in case %ld", device->how, at);
+            again++;
+        }
+    lab->family->describe(&device->cases[at], description, sizeof description);
+    snprintf(note, size, "\nthe device's compiler is to blame for a crash: as built, the kernel %s in case %ld (%s) "
+             "on the device; built without optimisation (-cl-opt-disable), the device ran that case and the %zu "
+             "after it right, and Oclgrind, the reference judge, finds the kernel right, so the cases count\n  see "
+             "it: %.400s --case %ld --seed %llu -v", device->how, at, description, again - 1, g->replay, at,
+             (unsigned long long)seed);
+    return &cleared;
+}
+
+/* Whether a crash on the device stands though the recheck ran it again, the reference judge finding the kernel
+   right: then stop says so, and the stopped test names the disagreement. */
+static int crash_stands(const struct case_log *device, const struct reference *ref,
+                        const struct case_log *unoptimised, char *stop, size_t size)
+{
+    if (!unoptimised || unoptimised->count != device->count || !recheck_crash_needed(device, ref))
+        return 0;
+    clk_append(stop, size, "\nbuilt without optimisation (-cl-opt-disable), the kernel stopped on the device again "
+               "(%s): the crash stands, though Oclgrind, the reference judge, finds the kernel right (the "
+               "disagreement is flagged for review: is it the device's own failure?)",
+               unoptimised->how[0] ? unoptimised->how : "it did not run right");
+    return 1;
+}
+
+/* The exact-cases test from its tally, with the notes in extra; cleared says a crash was the compiler's. */
+static void report_exact(const struct grading *g, const struct grade_lab_spec *lab, const struct agreement *a,
+                         const struct tally *exact, const char *extra, int slow, int cleared,
+                         struct grade_lab_result *result)
+{
+    report_tally(g, result, "exact cases", lab->points.exact, exact,
+                 a->miscompiled ? "all %d exact cases right (under Oclgrind, and on the device once its compiler's "
+                                  "optimisation is ruled out)"
+                                : "all %d exact cases right",
+                 "%d of %d exact cases wrong", extra);
+    if ((a->device_wrong || slow) && result->test_count > 0)
+        result->tests[result->test_count - 1].noted = 1;
+    set_cause(result, a->still_wrong                ? VERDICT_CAUSE_DISAGREES
+                      : a->miscompiled || cleared ? VERDICT_CAUSE_MISCOMPILED
+                                                  : "");
+}
+
 void verdict_cases(const struct grading *g, const struct grade_lab_spec *lab, uint64_t seed,
                    const struct case_log *device, const struct reference *ref, const struct case_log *unoptimised,
                    struct grade_lab_result *result)
 {
     static struct tally tallies[3];
     static struct diagnosis d;
-    static char suspect[2048], stop[2048], slow[1024], extra[sizeof d.text + sizeof suspect + sizeof slow];
+    static char suspect[2048], stop[2048], slow[1024], crash[2048];
+    static char extra[sizeof d.text + sizeof suspect + sizeof slow + sizeof crash];
     struct agreement a;
+    int cleared = recheck_cleared_crash(device, unoptimised), stands;
+    crash[0] = '\0';
+    if (cleared)
+        device = clear_crash(g, lab, seed, device, unoptimised, crash, sizeof crash);
     int stopped_in = find_stop(lab, device, ref, stop, sizeof stop);
+    stands = !cleared && crash_stands(device, ref, unoptimised, stop, sizeof stop);
     int slow_in = slow_note(lab, device, ref, slow, sizeof slow);
     find_cause(g, lab, device, ref, &d, &stopped_in, stop, sizeof stop);
     if (d.cause && !strcmp(d.cause, VERDICT_CAUSE_UNINITIALISED))
@@ -599,18 +652,14 @@ void verdict_cases(const struct grading *g, const struct grade_lab_spec *lab, ui
     tally_cases(g, lab, seed, device, ref, unoptimised, &a, tallies);
     suspect_note(g, device, seed, &a, suspect, sizeof suspect);
     if (stopped_in != GRADE_TEST_EXACT) {
-        snprintf(extra, sizeof extra, "%s%s%s", d.text, suspect, slow_in == GRADE_TEST_EXACT ? slow : "");
-        report_tally(g, result, "exact cases", lab->points.exact, &tallies[0],
-                     a.miscompiled ? "all %d exact cases right (under Oclgrind, and on the device once its "
-                                     "compiler's optimisation is ruled out)"
-                                   : "all %d exact cases right",
-                     "%d of %d exact cases wrong", extra);
-        if ((a.device_wrong || slow_in == GRADE_TEST_EXACT) && result->test_count > 0)
-            result->tests[result->test_count - 1].noted = 1;
-        set_cause(result, a.still_wrong ? VERDICT_CAUSE_DISAGREES : a.miscompiled ? VERDICT_CAUSE_MISCOMPILED : "");
+        snprintf(extra, sizeof extra, "%s%s%s%s", d.text, crash, suspect, slow_in == GRADE_TEST_EXACT ? slow : "");
+        report_exact(g, lab, &a, &tallies[0], extra, slow_in == GRADE_TEST_EXACT, cleared, result);
     }
     if (stopped_in >= 0) {
+        int first = result->test_count;
         report_stop(lab, stopped_in, stop, ref, result);
+        if (stands && first < result->test_count)
+            snprintf(result->tests[first].cause, sizeof result->tests[first].cause, "%s", VERDICT_CAUSE_DISAGREES);
     } else {
         snprintf(extra, sizeof extra, "%s%s", tallies[0].failed && !a.racy ? "" : suspect,
                  slow_in == GRADE_TEST_REAL ? slow : "");

@@ -22,9 +22,6 @@
 #define VERDICT_CAUSE_WRONG_FENCE "wrong-fence"
 #define VERDICT_CAUSE_OUT_OF_BOUNDS_READ COMPARE_CAUSE_OUT_OF_BOUNDS_READ /* a wrong case's own pattern */
 
-/* The reference judge's verdict on case c (the two runs may list different cases: a device that cannot launch a
-   tile leaves its cases out), or NULL when it did not run it. */
-const struct case_verdict *verdict_reference_of(const struct reference *ref, const struct grade_case *c);
 
 /* Adds the exact, real and memory-safety tests of lab to result from the device's log, ref (ref->ran 0: no
    reference judge, and the report says which checks it could not make) and unoptimised (compiler_recheck_run's log;

@@ -256,7 +256,12 @@ static int hello(struct runner *r)
     struct wire_hello h = {0};
     cl_uint align_bits = 1024;
     if (clk_env_create(r->job.device[0] ? r->job.device : NULL, &r->env) != 0) {
-        snprintf(h.error, sizeof h.error, "no usable OpenCL device (see the message above)");
+        cl_int status = r->env.status;
+        /* NVIDIA's driver answers CL_OUT_OF_HOST_MEMORY when the GPU's memory is taken */
+        h.memory_held = status == CL_OUT_OF_HOST_MEMORY || status == CL_OUT_OF_RESOURCES ||
+                        status == CL_MEM_OBJECT_ALLOCATION_FAILURE;
+        snprintf(h.error, sizeof h.error, "no usable OpenCL device (see the message above)%s",
+                 h.memory_held ? ": it had no memory for a context (does another process hold it?)" : "");
         reply(WIRE_HELLO, &h, sizeof h, NULL);
         return -1;
     }

@@ -40,6 +40,7 @@ struct wire_hello {
     uint32_t align_bytes;    /* CL_DEVICE_MEM_BASE_ADDR_ALIGN in bytes */
     char device_name[128];
     char error[256];
+    int memory_held; /* the device refused a context for want of memory: another process may hold it */
 };
 
 struct wire_built {
