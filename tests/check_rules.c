@@ -68,6 +68,20 @@ static const struct {
     /* A macro's parameter holds an address only inside its #define: the same name elsewhere is a value. */
     {"#define IDX(r, c) ((r) * 16 + (c))\n__kernel void k(__global float *a) { int r = 3; a[IDX(r, 1)] = (int)r; }", 1,
      1},
+    /* A pointer's name holds an address in its own scope: an int of that name in another function is a value; in
+       the pointers' own function, a loop's or a block's, the order of two pointers is still refused. */
+    {"static int smaller(int a, int b) { return a < b ? a : b; }\n__kernel void k(__global float *a, __global float "
+     "*b, int n) { a[smaller(n, 4)] = b[0]; }", 1, 1},
+    {"__kernel void k(__global float *a, __global float *b) { a[0] = b[0]; }\nint later(int a, int b) { return a - b; "
+     "}", 1, 1},
+    {"int g(int a) { return a; }\n__kernel void k(__global float *a, __global float *b, __global int *o) { o[0] = a < "
+     "b; }", 0, 1},
+    {"__kernel void k(__global float *a, __global float *b, __global int *o) { for (__global float *p = a; p < b; p++) "
+     "o[0] = 1; }", 0, 1},
+    {"__kernel void k(__global float *a, __global int *o) { __local float t[4]; { if (o[0]) { o[1] = t - a; } } }", 0,
+     1},
+    {"typedef struct { __global float *p; } box;\n__kernel void k(__global float *a, __global float *b, __global long "
+     "*o) { box x = {b}; o[0] = x.p - a; o[1] = (ulong)x.p; }", 0, 1},
     /* Casts of values, not addresses, are fine. */
     {"__kernel void k(__global float *a, __global int *o) { o[0] = (int)a[0] + (int)(*a) + (int)get_global_id(0); }", 1,
      1},

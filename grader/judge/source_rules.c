@@ -177,10 +177,12 @@ struct token {
     int line;
 };
 
-/* A name that holds an address, and the lines where it does (a macro's parameter: its #define's lines). */
+/* A name that holds an address, and the lines where it does (a macro's parameter: its #define's lines) and the
+   tokens (a declared name: its scope, so that an int of the same name in another function is not taken for it). */
 struct pointer {
     char name[64];
     int first_line, last_line;
+    int first_token, last_token;
 };
 
 /* The tokens of a kernel, and the names that hold an address: pointers, arrays, macro parameters. */
@@ -271,15 +273,93 @@ static void add_pointer(struct tokens *k, const char *name, int first_line, int 
     snprintf(p->name, sizeof p->name, "%s", name);
     p->first_line = first_line;
     p->last_line = last_line;
+    p->first_token = 0;
+    p->last_token = INT_MAX;
 }
 
 static int pointer_name(const struct tokens *k, int i)
 {
     for (int p = 0; i >= 0 && i < k->count && k->t[i].kind == 'i' && p < k->pointer_count; p++)
         if (!strcmp(k->pointers[p].name, k->t[i].text) && k->t[i].line >= k->pointers[p].first_line &&
-            k->t[i].line <= k->pointers[p].last_line)
+            k->t[i].line <= k->pointers[p].last_line && i >= k->pointers[p].first_token &&
+            i <= k->pointers[p].last_token)
             return 1;
     return 0;
+}
+
+/* The index of the bracket that closes the one at open, or k->count. */
+static int closing(const struct tokens *k, int open)
+{
+    int depth = 0;
+    for (int i = open; i < k->count; i++) {
+        depth += is(k, i, "(") || is(k, i, "[");
+        depth -= is(k, i, ")") || is(k, i, "]");
+        if (depth == 0)
+            return i;
+    }
+    return k->count;
+}
+
+/* The index of the brace that closes the block open at token i (after the '{' at i, or around i), or k->count. */
+static int block_end(const struct tokens *k, int i)
+{
+    int depth = is(k, i, "{") ? -1 : 0;
+    for (; i < k->count; i++) {
+        depth += is(k, i, "{");
+        if (is(k, i, "}") && depth-- == 0)
+            return i;
+    }
+    return k->count;
+}
+
+/* Whether the innermost block around token at is a struct's or union's body, whose members a name reaches
+   anywhere (s.p, s->p). */
+static int in_members(const struct tokens *k, int at)
+{
+    int depth = 0;
+    for (int i = at - 1; i >= 0; i--) {
+        depth += is(k, i, "}");
+        if (is(k, i, "{") && depth-- == 0)
+            return is(k, i - 1, "struct") || is(k, i - 1, "union") || is(k, i - 2, "struct") || is(k, i - 2, "union");
+    }
+    return 0;
+}
+
+/* The last token where a name declared at token at still means it: a struct's member, anywhere; a function's
+   parameter, to the end of its body (of its prototype's declaration); anything else, to the end of the innermost
+   block around it (a for loop's variable: the block around the loop, a little more than its scope), or of the
+   file. */
+static int scope_end(const struct tokens *k, int at)
+{
+    int parens = 0, open = -1;
+    if (in_members(k, at))
+        return k->count;
+    for (int i = at - 1; i >= 0 && open < 0; i--) {
+        if (parens == 0 && (is(k, i, "{") || is(k, i, "}") || is(k, i, ";")))
+            break;
+        if (is(k, i, "("))
+            open = parens-- == 0 ? i : -1;
+        parens += is(k, i, ")");
+    }
+    if (open >= 0) {
+        int close = closing(k, open);
+        if (is(k, close + 1, "{"))
+            return block_end(k, close + 1);
+        if (is(k, close + 1, ";") || is(k, close + 1, ","))
+            return close + 1;
+    }
+    return block_end(k, at);
+}
+
+/* Adds the declared name at token i, from there to the end of its scope. */
+static void add_declared(struct tokens *k, int i)
+{
+    int before = k->pointer_count;
+    add_pointer(k, k->t[i].text, 0, INT_MAX);
+    if (k->pointer_count > before) {
+        k->pointers[before].first_token = i;
+        k->pointers[before].last_token = scope_end(k, i);
+    }
 }
 
 /* Finds the names that hold an address: declared after a type and '*' (float *a, const float *restrict b), or
@@ -292,9 +372,9 @@ static void find_pointers(struct tokens *k)
             while (j + 1 < k->count && (is(k, j + 1, "*") || type_word(&k->t[j + 1])))
                 j++;
             if (j + 1 < k->count && k->t[j + 1].kind == 'i')
-                add_pointer(k, k->t[j + 1].text, 0, INT_MAX);
+                add_declared(k, j + 1);
         } else if (k->t[i].kind == 'i' && type_word(&k->t[i - 1]) && is(k, i + 1, "["))
-            add_pointer(k, k->t[i].text, 0, INT_MAX);
+            add_declared(k, i);
     }
 }
 
@@ -445,19 +525,6 @@ static int bare_pointer(const struct tokens *k, int i)
 {
     return pointer_name(k, i) && !is(k, i + 1, "[") && !is(k, i + 1, "(") &&
            !(is(k, i - 1, "*") && prefix_position(k, i - 1));
-}
-
-/* The index of the bracket that closes the one at open, or k->count. */
-static int closing(const struct tokens *k, int open)
-{
-    int depth = 0;
-    for (int i = open; i < k->count; i++) {
-        depth += is(k, i, "(") || is(k, i, "[");
-        depth -= is(k, i, ")") || is(k, i, "]");
-        if (depth == 0)
-            return i;
-    }
-    return k->count;
 }
 
 /* The last token of the operand that starts at i: a bracketed group, or prefix operators, a name or a number and
