@@ -198,8 +198,9 @@ static const struct marks_row kinds[] = {
        element; its poor coalescing is speed); the chunk not bounded by n (writes past c). */
     {"lab2/float4-stride", "lab2", 1, 1, 1, 1},             {"lab2/chunked", "lab2", 1, 1, 1, 1},
     {"realworld/chunked-no-bound", "lab2", 1, 0, 0, 0},
-    /* Lab 2: a helper's int parameters named like the kernel's pointers (a < b is no order of two pointers). */
-    {"lab2/shadowed-names", "lab2", 1, 1, 1, 1},
+    /* Lab 2: a helper's int parameters named like the kernel's pointers, and MIN(x, y) as (x < y ? x : y) used on
+       ints: no order of two pointers. */
+    {"lab2/shadowed-names", "lab2", 1, 1, 1, 1},              {"lab2/min-macro", "lab2", 1, 1, 1, 1},
     /* Lab 3: Kahan's compensated sum; fma in double (cl_khr_fp64 by pragma); a partial left unwritten when zero. */
     {"lab3/kahan", "lab3", 1, 1, 1, -1},                     {"lab3/fma-double", "lab3", 1, 1, 1, -1},
     {"lab3/skip-zero", "lab3", 0, 0, 0, -1},

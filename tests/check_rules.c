@@ -82,6 +82,19 @@ static const struct {
      1},
     {"typedef struct { __global float *p; } box;\n__kernel void k(__global float *a, __global float *b, __global long "
      "*o) { box x = {b}; o[0] = x.p - a; o[1] = (ulong)x.p; }", 0, 1},
+    /* A macro's parameter holds an address only where a use of the macro passes one (or a use that cannot be seen:
+       the macro named without arguments, an argument that is a macro). */
+    {"#define MIN(x, y) (x < y ? x : y)\n__kernel void k(__global float *a, int n) { a[MIN(n, 4)] = 0; }", 1, 1},
+    {"#define LT(x, y) (x < y)\n__kernel void k(__global float *a, __global float *b, __global int *o) { o[0] = "
+     "LT(n, 1) + LT(a, b); }", 0, 1},
+    {"#define P a\n#define LT(x, y) (x < y)\n__kernel void k(__global float *a, __global float *b, __global int *o) "
+     "{ o[0] = LT(P, b); }", 0, 1},
+    {"#define LT(x, y) (x < y)\n#define APPLY(f, p, q) f(p, q)\n__kernel void k(__global float *a, __global float "
+     "*b, __global int *o) { o[0] = APPLY(LT, a, b); }", 0, 1},
+    {"#define CMP(p, q) LT(p, q)\n#define LT(x, y) (x - y)\n__kernel void k(__global float *a, __global float *b, "
+     "__global long *o) { o[0] = CMP(a, b); }", 0, 1},
+    {"#define GAP(x, y) (x - y)\n__kernel void k(__global float *a, __global long *o) { o[0] = GAP(&a[4], a); }", 0,
+     1},
     /* Casts of values, not addresses, are fine. */
     {"__kernel void k(__global float *a, __global int *o) { o[0] = (int)a[0] + (int)(*a) + (int)get_global_id(0); }", 1,
      1},

@@ -174,6 +174,7 @@ static int punctuation(struct scan *s, const char *path, char *why, size_t size)
 struct token {
     char text[64]; /* an identifier's or a punctuator's spelling (line splices removed), "" for other tokens */
     char kind;     /* 'i' identifier, 'p' punctuator, 'o' other (number, literal) */
+    char defines;  /* 1: the name a #define defines */
     int line;
 };
 
@@ -183,6 +184,7 @@ struct pointer {
     char name[64];
     int first_line, last_line;
     int first_token, last_token;
+    int macro_token, param; /* a macro's parameter: the token of its #define's name, its position; else -1 */
 };
 
 /* The tokens of a kernel, and the names that hold an address: pointers, arrays, macro parameters. */
@@ -275,6 +277,7 @@ static void add_pointer(struct tokens *k, const char *name, int first_line, int 
     p->last_line = last_line;
     p->first_token = 0;
     p->last_token = INT_MAX;
+    p->macro_token = p->param = -1;
 }
 
 static int pointer_name(const struct tokens *k, int i)
@@ -382,6 +385,7 @@ static void push(struct tokens *k, char kind, const char *text, size_t length, i
 {
     struct token *t = &k->t[k->count++];
     t->kind = kind;
+    t->defines = 0;
     t->line = line;
     snprintf(t->text, sizeof t->text, "%.*s", (int)(length < 63 ? length : 63), text);
 }
@@ -428,12 +432,17 @@ static void token_directive(struct scan *s, struct tokens *k)
     skip_blanks(s);
     read_identifier(s, name, sizeof name);
     push(k, 'i', name, strlen(name), s->line);
+    k->t[k->count - 1].defines = 1;
     if (*s->p != '(')
         return;
-    while (*s->p && *s->p != ')' && *s->p != '\n') {
+    for (int define = k->count - 1, param = 0; *s->p && *s->p != ')' && *s->p != '\n';) {
         if (isalpha((unsigned char)*s->p) || *s->p == '_') {
+            int before = k->pointer_count;
             read_identifier(s, name, sizeof name);
             add_pointer(k, name, s->line, MACRO_OPEN);
+            if (k->pointer_count > before)
+                k->pointers[before].macro_token = define, k->pointers[before].param = param;
+            param++;
         } else if (!splice(s))
             s->p++;
     }
@@ -630,6 +639,74 @@ static int check_tokens(const struct tokens *k, const char *path, char *why, siz
     return 0;
 }
 
+/* The names of a kernel's macros, for the arguments' check (more than fit: every name may be one), and the steps
+   the check may still take: past them every parameter left is kept as an address, so that a kernel of many macros
+   cannot make the check take minutes. */
+#define MAX_MACROS 256
+#define MACRO_CHECK_STEPS 20000000L
+struct macros {
+    const char *names[MAX_MACROS];
+    int count, overflow;
+    long steps;
+};
+
+/* Whether tokens first..last may carry an address: a name that holds one, an &, or a macro (whose expansion is not
+   seen here). */
+static int may_carry_address(const struct tokens *k, struct macros *m, int first, int last)
+{
+    for (int j = first; j <= last; j++) {
+        m->steps -= m->count + k->pointer_count;
+        if (m->steps < 0)
+            return 1;
+        int macro = k->t[j].kind == 'i' && m->overflow;
+        for (int d = 0; k->t[j].kind == 'i' && d < m->count && !macro; d++)
+            macro = !strcmp(m->names[d], k->t[j].text);
+        if (macro || is(k, j, "&") || pointer_name(k, j))
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether a macro's parameter p may receive an address: some use of the macro passes one in its place, or names
+   the macro without an argument list (whose arguments cannot be seen here). */
+static int parameter_may_hold_address(const struct tokens *k, struct macros *m, const struct pointer *p)
+{
+    const char *macro = k->t[p->macro_token].text;
+    m->steps -= k->count;
+    for (int i = 0; i < k->count; i++) {
+        if (i == p->macro_token || k->t[i].kind != 'i' || strcmp(k->t[i].text, macro) != 0)
+            continue;
+        if (!is(k, i + 1, "("))
+            return 1;
+        int end = closing(k, i + 1), depth = 0, arg = 0, first = i + 2;
+        for (int j = i + 2; j <= end && arg <= p->param; j++) {
+            int split = j == end || (depth == 0 && is(k, j, ","));
+            depth += is(k, j, "(") || is(k, j, "[");
+            depth -= j < end && (is(k, j, ")") || is(k, j, "]"));
+            if (split && arg++ == p->param && may_carry_address(k, m, first, j - 1))
+                return 1;
+            if (split)
+                first = j + 1;
+        }
+    }
+    return 0;
+}
+
+/* A macro's parameter holds an address only where some use of the macro gives it one: MIN(x, y) written as
+   (x < y ? x : y) and used on ints compares no pointers. */
+static void drop_value_parameters(struct tokens *k)
+{
+    struct macros m = {.steps = MACRO_CHECK_STEPS};
+    for (int i = 0; i < k->count; i++)
+        if (k->t[i].defines && m.count < MAX_MACROS)
+            m.names[m.count++] = k->t[i].text;
+        else if (k->t[i].defines)
+            m.overflow = 1;
+    for (int p = 0; p < k->pointer_count; p++)
+        if (k->pointers[p].macro_token >= 0 && m.steps >= 0 && !parameter_may_hold_address(k, &m, &k->pointers[p]))
+            k->pointers[p].last_token = -1;
+}
+
 /* Checks a kernel for what tells implementations apart; returns 0, or -1 with why. */
 static int rules_check_portable(const char *path, const char *text, char *why, size_t size)
 {
@@ -641,6 +718,7 @@ static int rules_check_portable(const char *path, const char *text, char *why, s
         snprintf(why, size, "%s: too long for a kernel (more than %d tokens)", path, MAX_TOKENS);
     else {
         find_pointers(k);
+        drop_value_parameters(k);
         rc = check_tokens(k, path, why, size);
     }
     if (k)
