@@ -95,6 +95,14 @@ static const struct {
      "__global long *o) { o[0] = CMP(a, b); }", 0, 1},
     {"#define GAP(x, y) (x - y)\n__kernel void k(__global float *a, __global long *o) { o[0] = GAP(&a[4], a); }", 0,
      1},
+    /* Pointers declared after a comma, or with a typedef'd pointer type, are pointers too. */
+    {"__kernel void k(__global float *a, __global float *b, __global long *o) { __global float *p = a, *q = b; o[0] = "
+     "q - p; }", 0, 1},
+    {"typedef __global const float *fp;\n__kernel void k(__global const float *a, __global const float *b, __global "
+     "long *o) { fp p = a, q = b; o[0] = q - p; }", 0, 1},
+    {"typedef __global const float *fp;\nlong gap(fp x, const fp y) { return x - y; }", 0, 1},
+    {"typedef __global const float *fp;\n__kernel void k(fp a, __global float *o, int n) { int p = n, q = 2; o[0] = "
+     "a[p - q]; }", 1, 1},
     /* Casts of values, not addresses, are fine. */
     {"__kernel void k(__global float *a, __global int *o) { o[0] = (int)a[0] + (int)(*a) + (int)get_global_id(0); }", 1,
      1},

@@ -365,17 +365,51 @@ static void add_declared(struct tokens *k, int i)
     }
 }
 
-/* Finds the names that hold an address: declared after a type and '*' (float *a, const float *restrict b), or
-   as an array (__local float tile[16][16]). */
+/* Whether the statement around token i is a typedef (typedef __global float *fptr;). */
+static int in_typedef(const struct tokens *k, int i)
+{
+    while (--i >= 0 && !is(k, i, ";") && !is(k, i, "{") && !is(k, i, "}"))
+        if (is(k, i, "typedef"))
+            return 1;
+    return 0;
+}
+
+/* Adds the names declared with the pointer type that a typedef names at token name: fptr p, q; f(fptr x). */
+static void add_declared_with(struct tokens *k, int name)
+{
+    for (int i = 0; i < k->count; i++) {
+        int j = i + 1, depth = 0;
+        if (i == name || strcmp(k->t[i].text, k->t[name].text) != 0)
+            continue;
+        while (j < k->count && type_word(&k->t[j]))
+            j++;
+        if (j >= k->count || k->t[j].kind != 'i')
+            continue;
+        add_declared(k, j);
+        for (; j + 1 < k->count && !(depth == 0 && (is(k, j, ";") || is(k, j, ")"))); j++) {
+            depth += is(k, j, "(") || is(k, j, "{") || is(k, j, "[");
+            depth -= is(k, j, ")") || is(k, j, "}") || is(k, j, "]");
+            if (depth == 0 && is(k, j, ",") && k->t[j + 1].kind == 'i')
+                add_declared(k, j + 1);
+        }
+    }
+}
+
+/* Finds the names that hold an address: declared after a type and '*' (float *a, const float *restrict b), after
+   a comma and '*' (float *a, *b), with a typedef'd pointer type (fptr p), or as an array (__local float
+   tile[16][16]). */
 static void find_pointers(struct tokens *k)
 {
     for (int i = 1; i < k->count; i++) {
         int j = i;
-        if (is(k, i, "*") && (type_word(&k->t[i - 1]) || is(k, i - 1, "*"))) {
+        if (is(k, i, "*") && (type_word(&k->t[i - 1]) || is(k, i - 1, "*") || is(k, i - 1, ","))) {
             while (j + 1 < k->count && (is(k, j + 1, "*") || type_word(&k->t[j + 1])))
                 j++;
-            if (j + 1 < k->count && k->t[j + 1].kind == 'i')
+            if (j + 1 < k->count && k->t[j + 1].kind == 'i') {
                 add_declared(k, j + 1);
+                if (in_typedef(k, j + 1))
+                    add_declared_with(k, j + 1);
+            }
         } else if (k->t[i].kind == 'i' && type_word(&k->t[i - 1]) && is(k, i + 1, "["))
             add_declared(k, i);
     }
