@@ -310,7 +310,7 @@ static const struct schedule_row schedules[] = {
    its own buffers and no event (right, overlapping); the same with one set of buffers (a race between queues). */
 static const struct schedule_row schedule_kinds[] = {
     {"realworld/nv-overlap-two-queues", 1, 1, "16 chunks in one pipeline"},
-    {"realworld/two-queues-one-slot", 0, 0, "use the same buffer and nothing orders them"},
+    {"realworld/two-queues-one-slot", 0, 0, "the later upload may overwrite the buffer before what the earlier one"},
     /* Right: the solution's dependences said by clEnqueueBarrierWithWaitList on the waiting queue; the host waiting
        in the loop for chunk i - 2's download only. One set of buffers with every wait: right, and serial. */
     {"lab12/barrier-wait-lists", 1, 1, "16 chunks in one pipeline"},
