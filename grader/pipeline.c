@@ -198,6 +198,23 @@ static int neighbours_could_blame(const struct grading *g, int built, const stru
     return 0;
 }
 
+/* The device's compiler stopped building the kernel, with and without optimisation: where the reference judge builds
+   it and finds it right, the lab cannot be judged on this device and is not graded (a set-up error, no score: no
+   judge is believed alone); returns 1 when the refusal stands. */
+static int build_refusal_stands(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed,
+                                    pid_t reference, struct beside *b, struct grade_lab_result *result)
+{
+    if (reference <= 0)
+        reference_beside(g, lab, seed, b);
+    if (!reference_right(&b->ref) || !(result->setup_error = malloc(512)))
+        return 1;
+    snprintf(result->setup_error, 512, "the device's compiler stopped building the kernel, also without "
+             "optimisation, while Oclgrind, the reference judge, builds it and finds it right: a kernel is judged on "
+             "both, so this lab was not graded here (no point is lost for it); grade it on another device "
+             "(./grade --list-devices)");
+    return 0;
+}
+
 /* The verdicts on a kernel that built: its cases from the device's and the reference judge's runs, its technique,
    and the host program's tests (run now where they did not run beside). */
 static void judge_built(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed,
@@ -245,6 +262,10 @@ static int grade_lab_once(struct grading *g, const struct grade_lab_spec *lab, u
     built = device_test_run(g, lab, seed, &device, result);
     wait_beside(reference);
     wait_beside(host);
+    if (built == 0 && device.build_stopped && !build_refusal_stands(g, lab, seed, reference, b, result)) {
+        built = 2;
+        why = "not graded on this device (see above)";
+    }
     if (built == 1) {
         if (reference <= 0)
             reference_beside(g, lab, seed, b);

@@ -21,11 +21,11 @@ START_TEST(holds_the_stubs_and_the_grader)
                             "test -f kernels/matmul_naive.cl && test -f grader/judge/lab_run.c && test -d grader/profiles && "
                             "test -f HANDOUT.md && test -f README.md && test -x grade && "
                             /* each lab's answers file, for the predictions ./grade sets beside its figures */
-                            "for n in 1 2 3 4 5 6 7 8 9 10; do grep -q '^predict' labs/lab$n/answers.md || exit 1; done && "
+                            "for n in $(seq 12); do grep -q '^predict' labs/lab$n/answers.md || exit 1; done && "
                             "test -f .github/workflows/classroom.yml && test ! -e solutions && test ! -e tests && "
-                            /* kernels that answer a lab: lab 8's baseline (lab 6's solution), a better lab 7 and lab 8 */
+                            /* kernels that answer a lab: lab 8's baseline (lab 6's solution), better labs 7, 8 and 10 */
                             "test ! -e kernels/matmul_tiled.cl && test ! -e kernels/transpose_wide.cl && "
-                            "test ! -e kernels/matmul_warptile.cl && "
+                            "test ! -e kernels/matmul_warptile.cl && test ! -e kernels/histogram_replicated.cl && "
                             /* the quick start builds and grades the student's lab 1: there are no solutions or
                                kit tests to run, and the instructors' quick start is left out */
                             "sed -n '1,14p' README.md | grep -q '^./setup ' && "
@@ -96,6 +96,37 @@ START_TEST(grades_its_stubs_cleanly)
 }
 END_TEST
 
+/* Questions that ask for an edit run in the release as the handout says, on the solutions (a student who reached
+   them has done the lab): lab 1 without its bounds check keeps only its exact cases and host program; lab 5's
+   swapped mapping, the handout's own code, computes C right and only the technique fails with the counts the answer
+   gives; lab 11 without its padding keeps every point and shows the bank passes. */
+START_TEST(its_editing_questions_show_their_figures)
+{
+    char *output;
+    int status = run_in_kit(
+        "set -e; q=build/check-questions; rm -rf $q && mkdir -p $q && "
+        "cp -r solutions/lab1 solutions/lab5 solutions/lab11 $q/ && "
+        "sed -i '/if (i < n)/d' $q/lab1/vadd.cl && ! grep -q 'i < n' $q/lab1/vadd.cl && "
+        "awk '/^## Lab 5:/{l=1} l && /^   ```c$/{f=1; next} f && /^   ```$/{exit} f {sub(/^   /, \"\"); print}' "
+        "HANDOUT.md > build/check-mapping.c && grep -q 'int row = id % M' build/check-mapping.c && "
+        "sed -i -e '/int row = get_global_id(1);/d' -e '/int col = get_global_id(0);/{r build/check-mapping.c' -e 'd}' "
+        "$q/lab5/matmul.cl && grep -q 'int row = id % M' $q/lab5/matmul.cl && "
+        "sed -i 's/^#define PAD(i) .*/#define PAD(i) (i)/' $q/lab11/scan.cl && "
+        "grep -q 'PAD(i) (i)$' $q/lab11/scan.cl && "
+        "cd build/check-release && "
+        "NO_COLOR=1 ./grade --quick --seed 1 --submission ../check-questions lab1 lab5 lab11 -v 2>&1 || true",
+        300, &output);
+    ck_assert_msg(status == 0, "an edit did not apply:\n%s", output);
+    ck_assert_msg(strstr(output, "lab1 score: 6.0 / 10") && strstr(output, "Invalid write of size 4"),
+                  "lab 1 without its bounds check:\n%s", output);
+    ck_assert_msg(strstr(output, "lab5 score: 10.0 / 14") && strstr(output, "reads 4.5, writes 16.0"),
+                  "lab 5's swapped mapping:\n%s", output);
+    ck_assert_msg(strstr(output, "lab11 score: 14.0 / 14") && strstr(output, "local memory: 2.3 bank passes"),
+                  "lab 11 unpadded:\n%s", output);
+    free(output);
+}
+END_TEST
+
 Suite *release_suite(void)
 {
     Suite *s = suite_create("release");
@@ -106,6 +137,7 @@ Suite *release_suite(void)
     tcase_add_test(tc, holds_no_solution_text);
     tcase_add_test(tc, holds_no_solution_kernel_body);
     tcase_add_test(tc, grades_its_stubs_cleanly);
+    tcase_add_test(tc, its_editing_questions_show_their_figures);
     suite_add_tcase(s, tc);
     return s;
 }

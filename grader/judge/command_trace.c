@@ -618,7 +618,8 @@ static void measure(const struct trace *t, const int *kernels, int count, struct
     if (timed == 0 || last <= first)
         return;
     snprintf(v->measured, sizeof v->measured, "profiled: %d chunks in %.3f ms; transfers %.3f ms and kernels %.3f "
-             "ms in all: %.2fx the larger (1.00: all else hidden), %.2fx their sum (1.00: no overlap)", count,
+             "ms in all: %.2fx the larger (1.00: the smaller hidden behind it; below 1.00, uploads and downloads also "
+             "ran side by side), %.2fx their sum (1.00: no overlap)", count,
              (double)(last - first) * 1e-6, (double)transfers * 1e-6, (double)compute * 1e-6,
              (double)(last - first) / (double)(transfers > compute ? transfers : compute),
              (double)(last - first) / (double)(transfers + compute));

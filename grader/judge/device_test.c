@@ -125,6 +125,7 @@ int device_test_run(struct grading *g, const struct grade_lab_spec *lab, uint64_
     snprintf(result->device, sizeof result->device, "%s", device ? device : "");
     free(device);
     log->count = 0;
+    log->build_stopped = r.build_stopped;
     log->stopped_at = log->slow_at = -1;
     log->timed_checked = 0;
     if (r.setup)

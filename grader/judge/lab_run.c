@@ -23,8 +23,6 @@
 #define GUARD_NAN 0x7fa00000u
 #define CASE_BASE_S 4.0
 #define AFTER_SLOW_S 3.0
-/* The least a small case gets under the reference judge: far more than a right kernel needs there. */
-#define REFERENCE_FLOOR_S 20.0
 /* The reference judge's sample: its structural cases each within STRUCTURE_CASE_S of Oclgrind's time (see
    simulated_seconds), then other shapes and tilings in turn within SAMPLE_FILL_S. */
 #define STRUCTURE_CASE_S 2.5
@@ -269,15 +267,14 @@ static double expected_seconds(const struct lab_run *r, const struct grade_case 
     return simulated_seconds(r, c) * (c->dims[2] && c->wpt > 1 ? 1.1 / c->wpt : 1.0);
 }
 
-/* A case's time limit: a base that covers a first build for a new work-group size, and time that grows with the
-   work; a simulated work-item costs far more. A hang costs little, since the reference judge names it. */
-static double case_limit(const struct lab_run *r, const struct grade_case *c)
+double runlab_case_limit(const struct lab_run *r, const struct grade_case *c)
 {
     double limit;
-    if (r->mode == RUNLAB_REFERENCE) /* room for a busy machine and a slow right kernel: a small case past it hangs */
-        limit = fmax(REFERENCE_FLOOR_S, CASE_BASE_S - 1.0 + 4.0 * simulated_seconds(r, c));
-    else
-        limit = CASE_BASE_S + r->lab->family->work(c) * 1e-8; /* 100 MB/s: a slow CPU, a kernel doing more work */
+    /* Under the simulator, room for a busy machine and a slow right kernel, from the case's work and never less
+       than a right kernel there can need (not --timeout, a device's limit): a small case past it hangs. */
+    if (r->mode == RUNLAB_REFERENCE)
+        return fmax(REFERENCE_FLOOR_S, CASE_BASE_S - 1.0 + 4.0 * simulated_seconds(r, c));
+    limit = CASE_BASE_S + r->lab->family->work(c) * 1e-8; /* 100 MB/s: a slow CPU, a kernel doing more work */
     if (r->slow_seen && limit > AFTER_SLOW_S) /* one slow case already cost its limit: a hang costs about 10 s */
         limit = AFTER_SLOW_S;
     return limit < r->g->config.timeout_s ? limit : r->g->config.timeout_s;
@@ -312,7 +309,12 @@ static int judge_case(struct lab_run *r, const struct grade_case *c, uint64_t se
         r->session.broken = 1;
         return labs_launch_free(&launch), -1;
     }
-    r->session.ask_limit_s = case_limit(r, c);
+    r->session.ask_limit_s = runlab_case_limit(r, c);
+    /* Each case is bounded by its own limit (a hang costs that); the run's deadline never cuts one short of it, for
+       the cases asked for may add up past any fixed span (every small one under --sanitize, on a busy machine). */
+    double case_end = clk_now_s() + SESSION_STRETCH * r->session.ask_limit_s + 1.0;
+    if (r->session.child.deadline < case_end)
+        r->session.child.deadline = case_end;
     if (session_ask(&r->session, WIRE_CASE, &request, sizeof request, WIRE_CASE_DONE,
                     sizeof(struct wire_case_done), &m) != 0 ||
         unpack_case(r, &m, &launch, request.guard, bytes, &raw, &status, &data) != 0) {

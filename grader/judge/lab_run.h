@@ -25,6 +25,8 @@ enum runlab_mode {
 #define RUNLAB_NO_CASE (-2) /* RUNLAB_REFERENCE: only the technique case */
 /* The reference judge's local memory: the largest of the GPUs the labs target (48 KB), not Oclgrind's own 32 KB. */
 #define RUNLAB_JUDGE_LOCAL_BYTES 49152
+/* The least a small case gets under the reference judge: far more than a right kernel needs there. */
+#define REFERENCE_FLOOR_S 20.0
 
 /* One lab's runner and what it said before running anything. */
 struct lab_run {
@@ -61,6 +63,7 @@ struct case_log {
     char assertion[256]; /* the crash's last words when they are an assertion's ("... Assertion `x' failed."): the
                             OpenCL implementation's own check gave up, not the kernel ("" otherwise) */
     int out_of_memory; /* the judge ran out of host memory */
+    int build_stopped; /* the device's compiler stopped building the kernel, also without optimisation (no case ran) */
     int device_memory_held; /* the device had no memory for a case's buffers however long the judge waited: a
                                neighbour held it (CL_MEM_OBJECT_ALLOCATION_FAILURE); the cases stopped there */
     int technique_ran; /* RUNLAB_REFERENCE: the lab's technique case ran, first */
@@ -82,6 +85,12 @@ int runlab_open_patiently(struct lab_run *r, int timeout_s);
 /* Waits seconds while the runner sits idle (the device's memory held by another process), its deadline moved on by
    as much: the wait is not the runner's time. */
 void runlab_idle(struct lab_run *r, int seconds);
+
+/* A case's time limit in seconds: on a device, a base that covers a first build for a new work-group size and time
+   that grows with the work, at most --timeout; under the reference judge, from the simulated work, at least
+   REFERENCE_FLOOR_S, whatever --timeout says (a simulated work-item costs far more; a hang costs little, since the
+   reference judge names it). */
+double runlab_case_limit(const struct lab_run *r, const struct grade_case *c);
 
 /* Ends the runner and fills outcome (may be NULL) with how it ended. */
 void runlab_close(struct lab_run *r, struct sandbox_outcome *outcome);

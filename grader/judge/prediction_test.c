@@ -30,6 +30,7 @@ enum figure {
     FIGURE_LOCAL_LOADS_PER_FMA,
     FIGURE_GLOBAL_ATOMICS,
     FIGURE_LOCAL_ATOMICS,
+    FIGURE_LOCAL_ADDS_PER_ELEMENT, /* additions of local values per element of a 1-D case */
 };
 
 /* A question whose figure the grader measures. what is the label the answers file shows on its predict: line
@@ -91,6 +92,8 @@ static const struct question questions[] = {
      .what = "your kernel's local atomics in the technique case, a count within 10%"},
     {.lab = "lab10", .number = 4, .figure = FIGURE_SPEEDUP, .margin = 0.25,
      .what = "your speed over the global-atomics histogram on this device, a factor within 25%"},
+    {.lab = "lab11", .number = 1, .figure = FIGURE_LOCAL_ADDS_PER_ELEMENT, .margin = 0.10,
+     .what = "your scan_blocks' additions of local values per element in the technique case, a count within 10%"},
 };
 
 static const struct question *question_of(const char *lab, int number)
@@ -231,6 +234,7 @@ static double count_figure(const struct grade_lab_spec *lab, const struct questi
     case FIGURE_LOCAL_LOADS_PER_FMA: return outputs * s->dims[2] > 0 ? c->local_loads / (outputs * s->dims[2]) : -1;
     case FIGURE_GLOBAL_ATOMICS: return c->global_atomics;
     case FIGURE_LOCAL_ATOMICS: return c->local_atomics;
+    case FIGURE_LOCAL_ADDS_PER_ELEMENT: return s->dims[0] > 0 && c->local_adds >= 0 ? c->local_adds / s->dims[0] : -1;
     default: return -1;
     }
 }

@@ -19,7 +19,8 @@ static const struct grade_technique technique = {
     .needs = TECHNIQUE_NEEDS_GLOBAL_LOADS,
     .judge = technique_judge_work_efficient,
     /* 8 blocks of 512 (work-groups of 256), scan_blocks' launch: Blelloch's sweeps add 1022 times a block, 2 per
-       element (3 where the block is stored with an offset added), Hillis-Steele's doubling about log2(512) = 9. */
+       element (3 where the block is stored with an offset added), Hillis-Steele's doubling log2(512) - 1 = 8 and
+       more. */
     .shape = {.dims = {4096}, .local = {256}},
     .explanation = "each block is scanned by an up-sweep and a down-sweep over a tree in local memory, about two "
                    "additions per element",

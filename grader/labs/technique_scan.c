@@ -37,10 +37,10 @@ int technique_judge_work_efficient(const struct grade_case *s, const struct tech
         return judge_by_loads(c, n, levels, text, size);
     double per_element = c->local_adds / n, item_budget = 4.0 * levels;
     snprintf(text, size, "scan_blocks: %.2f additions of local values per element (Blelloch's sweeps: 1.5 to 3; "
-             "Hillis-Steele: about log2(%.0f) = %.0f, over pairs' sums %.0f; budget: <= %.1f); the most by one work-item: "
-             "%.0f (the sweeps: 2 log2(B) = %.0f; a serial loop: %.0f; budget: <= %.0f)\nlocal memory: %.1f bank "
-             "passes per warp access (measured, not scored: padding the indices brings it near 1)",
-             per_element, block, levels, (levels - 1.0) / 2.0, ADDS_BUDGET, c->item_adds, 2.0 * levels, block,
+             "Hillis-Steele: log2(%.0f) - 1 = %.0f and more, over the pairs' sums %.0f; budget: <= %.1f); the most "
+             "by one work-item: %.0f (the sweeps: 2 log2(B) = %.0f; a serial loop: %.0f; budget: <= %.0f)\nlocal "
+             "memory: %.1f bank passes per warp access (measured, not scored: padding the indices brings it near 1)",
+             per_element, block, levels - 1.0, (levels - 1.0) / 2.0, ADDS_BUDGET, c->item_adds, 2.0 * levels, block,
              item_budget, banks);
     return c->local_adds > 0 && per_element <= ADDS_BUDGET && c->item_adds <= item_budget;
 }
