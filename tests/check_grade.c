@@ -387,6 +387,30 @@ START_TEST(both_judges_must_agree)
 }
 END_TEST
 
+/* A case that counts from the reference judge alone (the kernel races there) replays there: its replay line names
+   --device oclgrind in place of the grading's device, never both. */
+START_TEST(a_case_of_the_reference_judge_replays_there)
+{
+    static struct reference ref = {.ran = 1, .log = &made_reference, .findings = 1};
+    static struct grading g = {.config.only_case = -1, .config.device = "cpu", .source_dir = "/nonexistent"};
+    struct grade_lab_result result;
+    const char *reason = NULL;
+    make_up_logs(1);
+    made_reference.verdicts[0].values_ok = made_reference.verdicts[0].memory_ok = 0;
+    snprintf(made_reference.verdicts[0].values, sizeof made_reference.verdicts[0].values, "1 of 16 elements wrong");
+    snprintf(made_reference.verdicts[0].memory, sizeof made_reference.verdicts[0].memory, "a data race");
+    snprintf(g.replay, sizeof g.replay, "./grade lab1 --device cpu");
+    memset(&result, 0, sizeof result);
+    verdict_cases(&g, registry_find("lab1"), 1, &made_device, &ref, &made_unoptimised, &result);
+    for (int t = 0; t < result.test_count; t++)
+        if (!strcmp(result.tests[t].name, "exact cases"))
+            reason = result.tests[t].reason;
+    ck_assert_msg(reason && strstr(reason, "replay: ./grade lab1 --device oclgrind --case 0 --seed 1"), "%s",
+                  reason ? reason : "no exact cases test");
+    result_free(&result);
+}
+END_TEST
+
 /* The exact cases of lab 1 when the device's runner crashed in the second case (SIGABRT, as PoCL's own assertions
    end) after a right first one, the reference judge finding both right: built without optimisation the device
    runs the second right (the crash is its compiler's: the points stay) or crashes again (the crash stands). */
@@ -1059,6 +1083,7 @@ Suite *grade_suite(void)
     tcase_add_test(tc, both_judges_must_agree);
     tcase_add_test(tc, a_device_crash_on_a_right_kernel_is_shown_before_it_counts);
     tcase_add_test(tc, an_implementation_that_gives_up_leaves_the_lab_ungraded);
+    tcase_add_test(tc, a_case_of_the_reference_judge_replays_there);
     tc = grade_case(s, GRADE_SOLUTIONS, 900); /* three gradings of every lab, side by side with other units */
     tcase_add_test(tc, broken_oclgrind_is_not_claimed);
     tcase_add_test(tc, solutions_pass_every_lab);
