@@ -206,9 +206,9 @@ DEST ?= dist/clkit-student
 RELEASE_FILES := Makefile setup VERSION grade README.md HANDOUT.md .gitignore common kernels labs grader $(wildcard docs)
 # Kernels that answer a lab stay out of a student's copy (lab 8's baseline is lab 6's tiled kernel, lab 7's
 # going-further transpose a better lab 7, lab 8's warp-tiled matmul a better lab 8, lab 10's replicated bins a better
-# lab 10); the Gradescope autograder, which students never see, keeps them.
+# lab 10, lab 9's separable filter its halo tile); the Gradescope autograder, which students never see, keeps them.
 RELEASE_KEEP_OUT := kernels/matmul_tiled.cl kernels/transpose_wide.cl kernels/matmul_warptile.cl \
-                    kernels/histogram_replicated.cl
+                    kernels/histogram_replicated.cl kernels/conv_separable.cl
 student-release:
 	@test ! -e "$(DEST)" || { echo "student-release: $(DEST) exists; remove it or choose DEST=..."; exit 2; }
 	@mkdir -p "$(DEST)/.github/workflows"

@@ -31,6 +31,12 @@ double clk_now_s(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+int clk_stage_times(void)
+{
+    const char *wanted = getenv("CLKIT_STAGE_TIMES");
+    return wanted && strcmp(wanted, "1") == 0;
+}
+
 double clk_median(const double *values, size_t count)
 {
     double *sorted, median;

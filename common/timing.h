@@ -18,6 +18,9 @@ void clk_sort_doubles(double *values, size_t count);
 /* Seconds on the monotonic clock: for durations and deadlines, never for kernel times (see clk_event_ms). */
 double clk_now_s(void);
 
+/* Whether CLKIT_STAGE_TIMES=1 asks for where a grading's time goes (on stderr; the report stays as it is). */
+int clk_stage_times(void);
+
 /* Enqueues kernel warmups+runs times over the NDRange and stores the median kernel time in *median_ms; returns a CL status.
    With CLKIT_TIMING_RUNS=1 in the environment (the grader's run under Oclgrind, which simulates every launch) it
    launches once. A failing call is reported (CL_CHECK_STATUS) and its status returned: a queue created without

@@ -1,5 +1,7 @@
+#define _GNU_SOURCE /* sched_getaffinity: the cores this grading may use */
 #include "pipeline.h"
 
+#include "judge/device_list.h"
 #include "judge/device_lock.h"
 #include "judge/device_test.h"
 #include "judge/host_test.h"
@@ -8,9 +10,11 @@
 #include "labs/registry.h"
 #include "judge/lab_run.h"
 #include "judge/reference_judge.h"
+#include "judge/speed_test.h"
 #include "judge/technique_test.h"
 #include "judge/verdict.h"
 #include "report/export.h"
+#include "report/record.h"
 #include "report/report.h"
 #include "sandbox/layers.h"
 #include "sandbox/sandbox.h"
@@ -18,6 +22,9 @@
 #include "timing.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,23 +92,45 @@ struct beside {
     struct grade_test host[2]; /* the host program, and lab 12's schedule (its technique) */
     char host_reason[2][8192];
     int host_done;             /* how many of host[] were filled */
+    double reference_s, host_s; /* how long each took, wherever it ran */
 };
+
+/* Where one lab's wall time went, printed to stderr with CLKIT_STAGE_TIMES=1 (the report stays as it is): the
+   device's cases (its timing apart), the reference judge and host program (beside the cases or after them), the
+   wait for them once the cases ended, and the rest (verdicts, rechecks, predictions, clean-up). */
+struct stage_times {
+    double start, device, speed, waited, end;
+};
+
+static void print_stage_times(const struct grade_lab_spec *lab, const struct stage_times *t, const struct beside *b,
+                              int beside)
+{
+    if (!clk_stage_times())
+        return;
+    fprintf(stderr, "stages %s: %.2f s: device cases %.2f, timing %.2f, reference judge %.2f, host program %.2f (%s), "
+            "waited for them %.2f, rest %.2f\n", lab->name, t->end - t->start, t->device - t->speed, t->speed,
+            b->reference_s, b->host_s, beside ? "beside the cases" : "after them", t->waited,
+            t->end - t->start - t->device - t->waited - (beside ? 0.0 : b->reference_s + b->host_s));
+}
 
 static void reference_beside(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, struct beside *b)
 {
     int simulated = g->config.simulated;
+    double start = clk_now_s();
     b->ref.log = &b->log;
     /* The simulator launches work-groups of 1024, so its list holds the device's cases and larger tiles; --case
        names a case of the device's list. */
     reference_judge_run(g, lab, seed,
                         g->config.only_case >= 0 && !simulated ? GRADE_PORTABLE_LOCAL : GRADE_REFERENCE_LOCAL,
                         g->config.only_case, &b->ref);
+    b->reference_s = clk_now_s() - start;
 }
 
 static void host_beside(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, struct beside *b)
 {
     struct hostprog_job job = {.g = g, .lab = lab, .seed = seed};
     struct grade_lab_result r;
+    double start = clk_now_s();
     memset(&r, 0, sizeof r);
     host_test_run(&job, &r);
     for (int t = 0; t < r.test_count && t < 2; t++) {
@@ -111,6 +140,7 @@ static void host_beside(struct grading *g, const struct grade_lab_spec *lab, uin
         b->host_done = t + 1;
     }
     result_free(&r);
+    b->host_s = clk_now_s() - start;
 }
 
 /* Runs work in a judge of its own beside this one (a fork: trusted code, no submitted code in it); returns its
@@ -243,6 +273,7 @@ static int grade_lab_once(struct grading *g, const struct grade_lab_spec *lab, u
     int built, beside = b != MAP_FAILED && sysconf(_SC_NPROCESSORS_ONLN) >= BESIDE_CORES;
     pid_t reference = -1, host = -1;
     const char *why = "not run: the kernel does not build";
+    struct stage_times times = {.start = clk_now_s(), .speed = runperf_seconds()};
     if (b == MAP_FAILED) {
         result->setup_error = strdup("the grader ran out of memory");
         return 2;
@@ -260,8 +291,11 @@ static int grade_lab_once(struct grading *g, const struct grade_lab_spec *lab, u
              g->submission ? " --submission " : "", g->submission ? g->source_dir : "",
              g->config.device ? " --device " : "", g->config.device ? g->config.device : "");
     built = device_test_run(g, lab, seed, &device, result);
+    times.device = clk_now_s() - times.start;
+    times.speed = runperf_seconds() - times.speed;
     wait_beside(reference);
     wait_beside(host);
+    times.waited = clk_now_s() - times.start - times.device;
     if (built == 0 && device.build_stopped && !build_refusal_stands(g, lab, seed, reference, b, result)) {
         built = 2;
         why = "not graded on this device (see above)";
@@ -284,8 +318,10 @@ static int grade_lab_once(struct grading *g, const struct grade_lab_spec *lab, u
     prediction_test_run(g->source_dir, lab, &b->ref.counts, built == 1 && b->ref.counted, result);
     complete_lab(g, lab, why, built == 1, result);
     *suspect = neighbours_could_blame(g, built, &device, b, result);
-    munmap(b, sizeof *b);
     close_runs(g, lab, built == 1 && g->config.solutions);
+    times.end = clk_now_s();
+    print_stage_times(lab, &times, b, beside);
+    munmap(b, sizeof *b);
     device_lock_restore(whole_lab, held);
     return built == 2 ? 2 : 0;
 }
@@ -297,6 +333,7 @@ static int grade_lab(struct grading *g, const struct grade_lab_spec *lab, uint64
 {
     const char *lock = g->config.device_lock;
     double marked = result->marked;
+    lab = runlab_contract(g, lab); /* lab 9: a kernel that never uses WPT is graded with WPT 1 only */
     int suspect = 0, rc = grade_lab_once(g, lab, seed, result, &suspect);
     if (!suspect)
         return rc;
@@ -313,9 +350,200 @@ static int grade_lab(struct grading *g, const struct grade_lab_spec *lab, uint64
     return rc;
 }
 
+/* From this many cores, a submission's labs on a GPU are graded side by side, each in a judge of its own (its
+   timings alone on the device all the same); on a CPU device every stage would compete with the timings. */
+#ifndef SIDE_BY_SIDE_CORES
+#define SIDE_BY_SIDE_CORES 8
+#endif
+
+/* The cores this process may run on: a Slurm task's or a taskset's share, not the whole machine's. */
+static long usable_cores(void)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return CPU_COUNT(&set);
+    return sysconf(_SC_NPROCESSORS_ONLN);
+}
+
+/* Whether g's device is a GPU, asked before any lab runs (a fork enumerates the devices). */
+static int device_is_gpu(const struct grading *g)
+{
+    static struct clk_device_info infos[CLK_MAX_DEVICES];
+    double start = clk_now_s();
+    int found = device_list(infos, CLK_MAX_DEVICES);
+    int index = clk_match_device(infos, found, g->config.device ? g->config.device : getenv("CLKIT_DEVICE"));
+    if (clk_stage_times())
+        fprintf(stderr, "stages: the devices listed in %.2f s\n", clk_now_s() - start);
+    return index >= 0 && infos[index].is_gpu;
+}
+
+/* How many labs to grade at once: CLKIT_LABS_AT_ONCE=N where set (on any device: the tests' way to compare the
+   two orders on a small machine); else half the cores on a GPU with cores to spare, one everywhere else (a batch's
+   worker, whose neighbours fill the cores; Oclgrind as the device; --bench, whose figures stay as measured). */
+static int labs_at_once(const struct grading *g)
+{
+    const char *forced = getenv("CLKIT_LABS_AT_ONCE");
+    long cores = usable_cores(), at_once = cores / 2;
+    if (g->config.lab_count < 2 || g->config.device_lock)
+        return 1;
+    if (forced && forced[0])
+        at_once = strtol(forced, NULL, 10);
+    else if (g->config.simulated || g->config.bench || cores < SIDE_BY_SIDE_CORES || !device_is_gpu(g))
+        return 1;
+    return at_once < 1 ? 1 : at_once > g->config.lab_count ? g->config.lab_count : (int)at_once;
+}
+
+/* Whether the time budget ran out before lab i started; if so, result says so with every test of the lab failed. */
+static int out_of_budget(const struct grading *g, const struct grade_lab_spec *lab, struct grade_lab_result *result)
+{
+    char why[160]; /* a wait for the device is not the student's */
+    if (g->config.budget_s <= 0 || clk_now_s() - g->started - device_lock_waited_s() <= g->config.budget_s)
+        return 0;
+    snprintf(why, sizeof why, "not graded: the grader's time budget (--budget %d s) ran out before this lab "
+             "(a busy machine or slow earlier labs); your instructor can grade it again", g->config.budget_s);
+    snprintf(result->lab, sizeof result->lab, "%s", lab->name);
+    complete_lab(g, lab, why, 0, result);
+    return 1;
+}
+
+/* Grades lab i into results[i] here (unless the budget ran out); returns 1 on a set-up error. */
+static int grade_here(struct grading *g, int i, struct grade_lab_result *results)
+{
+    const struct grade_lab_spec *lab = registry_find(g->config.labs[i]);
+    double started = clk_now_s();
+    int failed;
+    if (out_of_budget(g, lab, &results[i]))
+        return 0;
+    results[i].marked = started;
+    failed = grade_lab(g, lab, g->seed, &results[i]) != 0;
+    results[i].seconds = clk_now_s() - started;
+    return failed;
+}
+
+/* In a judge of its own: grades lab i into DIR/LAB.record, and what it says on the way (a lab graded again) into
+   DIR/LAB.txt, holding the device through lock as a batch's worker does. Does not return. */
+static void grade_lab_child(struct grading *g, int i, const char *dir, const char *lock)
+{
+    static struct grade_lab_result result;
+    const struct grade_lab_spec *lab = registry_find(g->config.labs[i]);
+    char path[PATH_MAX + 64];
+    int rc = 3;
+    sandbox_init(); /* what its confined runs leave behind comes back to it */
+    g->config.device_lock = lock;
+    g->config.lock_whole_labs = 0;
+    g->style.colour = 0; /* no progress line: the parent prints the report */
+    snprintf(path, sizeof path, "%s/%s.txt", dir, lab->name);
+    if ((g->style.out = fopen(path, "w")) != NULL) {
+        struct export_run run = {.results = &result, .count = 1, .version = ""};
+        result.marked = clk_now_s();
+        rc = grade_lab(g, lab, g->seed, &result);
+        result.seconds = clk_now_s() - result.marked;
+        fclose(g->style.out);
+        snprintf(path, sizeof path, "%s/%s.record", dir, lab->name);
+        if (result_writer_file(&result_writer_record, path, &run) != 0)
+            rc = 3;
+    }
+    sandbox_kill_orphans();
+    _exit(rc);
+}
+
+/* Reads back the result of lab i's judge (its exit status) into results[i], after copying to the report what it
+   said on the way; a judge that stopped without a record gives a set-up error. */
+static void read_child_lab(struct grading *g, int i, const char *dir, int status, struct grade_lab_result *results)
+{
+    static struct record r;
+    const struct grade_lab_spec *lab = registry_find(g->config.labs[i]);
+    char path[PATH_MAX + 64], buffer[4096];
+    int dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    size_t n;
+    FILE *said;
+    snprintf(path, sizeof path, "%s/%s.txt", dir, lab->name);
+    if ((said = fopen(path, "r")) != NULL) {
+        while ((n = fread(buffer, 1, sizeof buffer, said)) > 0)
+            fwrite(buffer, 1, n, g->style.out);
+        fclose(said);
+    }
+    if (dirfd >= 0 && WIFEXITED(status) && WEXITSTATUS(status) <= 2 && record_read(dirfd, lab->name, &r) == 0 &&
+        r.count == 1) {
+        results[i] = r.results[0]; /* its reasons are now results[i]'s to free */
+        r.count = 0;
+    } else {
+        record_free(&r);
+        memset(&results[i], 0, sizeof results[i]);
+        snprintf(results[i].lab, sizeof results[i].lab, "%s", lab->name);
+        results[i].setup_error = strdup("the grader's judge of this lab stopped before it wrote a result");
+        complete_lab(g, lab, "not graded: the grader's judge of this lab stopped", 0, &results[i]);
+    }
+    if (dirfd >= 0)
+        close(dirfd);
+}
+
+/* Starts labs until at_once run, the last labs first (the larger kernels, whose reference judge takes longest, so
+   that no long lab starts late); *started counts those started. A lab whose budget ran out, or that cannot fork, is
+   done here at once. pids[i]: -1 not started, 0 done, else its judge. Returns how many run now. */
+static int start_labs(struct grading *g, struct grade_lab_result *results, int at_once, int running, int *started,
+                      pid_t *pids, int *failed, const char *dir, const char *lock)
+{
+    for (; *started < g->config.lab_count && running < at_once; (*started)++) {
+        int i = g->config.lab_count - 1 - *started;
+        pids[i] = 0;
+        if (out_of_budget(g, registry_find(g->config.labs[i]), &results[i]))
+            continue;
+        fflush(NULL);
+        if ((pids[i] = fork()) == 0)
+            grade_lab_child(g, i, dir, lock);
+        if (pids[i] < 0) { /* no judge of its own: graded here */
+            pids[i] = 0;
+            *failed |= grade_here(g, i, results);
+            continue;
+        }
+        sandbox_keep(pids[i], 1);
+        running++;
+    }
+    return running;
+}
+
+/* The labs side by side, at_once at a time, each in a judge of its own (a fork: no submitted code in it), their
+   reports printed in lab order as soon as each is ready; returns 1 on a set-up error, or -1 when they cannot start
+   (then the caller grades them in order). */
+static int grade_side_by_side(struct grading *g, struct grade_lab_result *results, int at_once)
+{
+    char dir[128], lock[192];
+    pid_t pids[JUDGE_MAX_LABS];
+    int started = 0, running = 0, printed = 0, failed = 0;
+    snprintf(dir, sizeof dir, "%s/labs-XXXXXX", g->scratch);
+    if (!mkdtemp(dir)) /* 0700, the grader's: no confined run can reach its files */
+        return -1;
+    snprintf(lock, sizeof lock, "%s/device.lock", dir);
+    for (int i = 0; i < g->config.lab_count; i++)
+        pids[i] = -1;
+    sandbox_share_user(at_once);
+    while (printed < g->config.lab_count) {
+        int st = 0;
+        pid_t done;
+        running = start_labs(g, results, at_once, running, &started, pids, &failed, dir, lock);
+        for (; printed < g->config.lab_count && pids[printed] == 0; printed++) /* done: print it in its turn */
+            report_lab(&g->style, registry_find(g->config.labs[printed])->title, &results[printed]);
+        if (running == 0 || (done = waitpid(-1, &st, 0)) < 0)
+            continue;
+        for (int i = 0; i < g->config.lab_count; i++)
+            if (pids[i] > 0 && pids[i] == done) {
+                sandbox_keep(done, 0);
+                read_child_lab(g, i, dir, st, results);
+                failed |= results[i].setup_error != NULL;
+                pids[i] = 0, running--;
+            }
+        sandbox_kill_orphans(); /* what a judge left behind comes back here */
+    }
+    sandbox_share_user(1);
+    scratch_remove(dir);
+    return failed;
+}
+
 int pipeline_run(struct grading *g, struct grade_lab_result *results)
 {
-    int all_passed = 1, setup_failed = 0;
+    int all_passed = 1, setup_failed = -1, at_once, in_order;
     char layers[512];
     sandbox_layers(layers, sizeof layers);
     fprintf(g->style.out, "grading %s with seed %llu (replay with --seed %llu)\nconfinement: %s\n", g->source_dir,
@@ -325,27 +553,20 @@ int pipeline_run(struct grading *g, struct grade_lab_result *results)
                 g->course.path, g->course.scores_speed ? "graded on " : "reported only, on every device",
                 g->course.scores_speed ? g->course.profile.device : "");
     fputc('\n', g->style.out);
-    for (int i = 0; i < g->config.lab_count; i++) {
-        const struct grade_lab_spec *lab = registry_find(g->config.labs[i]);
-        if (g->config.budget_s > 0 && clk_now_s() - g->started - device_lock_waited_s() > g->config.budget_s) {
-            char why[160]; /* a wait for the device is not the student's */
-            snprintf(why, sizeof why, "not graded: the grader's time budget (--budget %d s) ran out before this lab "
-                     "(a busy machine or slow earlier labs); your instructor can grade it again", g->config.budget_s);
-            snprintf(results[i].lab, sizeof results[i].lab, "%s", lab->name);
-            complete_lab(g, lab, why, 0, &results[i]);
-        } else {
-            double started = clk_now_s();
-            results[i].marked = started;
-            setup_failed |= grade_lab(g, lab, g->seed, &results[i]) != 0;
-            results[i].seconds = clk_now_s() - started;
-        }
-        report_lab(&g->style, lab->title, &results[i]);
+    if ((at_once = labs_at_once(g)) > 1)
+        setup_failed = grade_side_by_side(g, results, at_once);
+    in_order = setup_failed < 0;
+    for (int i = 0; in_order && i < g->config.lab_count; i++) {
+        setup_failed = i == 0 ? 0 : setup_failed;
+        setup_failed |= grade_here(g, i, results);
+        report_lab(&g->style, registry_find(g->config.labs[i])->title, &results[i]);
+    }
+    for (int i = 0; i < g->config.lab_count; i++)
         for (int t = 0; t < results[i].test_count; t++)
             all_passed &= results[i].tests[t].passed || results[i].tests[t].informational ||
                           results[i].tests[t].pending;
-    }
     report_total(&g->style, results, g->config.lab_count);
-    return setup_failed ? 2 : all_passed ? 0 : 1;
+    return setup_failed > 0 ? 2 : all_passed ? 0 : 1;
 }
 
 int pipeline_write_results(const struct grading *g, const struct grade_lab_result *results, double seconds,

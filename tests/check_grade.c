@@ -110,6 +110,10 @@ static const struct {
     {"lab9/no-barrier", "lab9", 0, 0, 0, 0},               {"lab9/no-zero-test", "lab9", 0, 0, 0, 0},
     {"lab9/global-filter", "lab9", 1, 1, 1, 0},            {"lab9/naive-constant", "lab9", 1, 1, 1, 0},
     {"lab9/loops-2d", "lab9", 1, 1, 1, 1},
+    /* Lab 9 in the classic form, one output a work-item and no use of WPT (graded with WPT 1 only): right, with the
+       halo tile; the same without the halo's corners (the reference judge's 40 x 37, R 1 case has corners between
+       tiles at TILE 16). */
+    {"lab9/one-output", "lab9", 1, 1, 1, 1},               {"lab9/one-output-no-corners", "lab9", 0, 0, 0, 0},
     /* Lab 9 kinds from public repositories (written for the kit): edges clamped where the lab asks for zero; a
        "valid" convolution that takes the width from the grid; right with a tile sized by get_local_size; right and
        naive, every tap from global memory with a zero test. */
@@ -738,6 +742,48 @@ START_TEST(gradings_side_by_side_keep_full_marks)
 }
 END_TEST
 
+/* Where two reports first differ: the line of each (cut), for a message that fits. */
+static void first_difference(const char *a, const char *b, char *text, size_t size)
+{
+    size_t at = 0, line = 0;
+    while (a[at] && a[at] == b[at])
+        at++;
+    while (at > 0 && a[at - 1] != '\n')
+        at--;
+    for (size_t i = 0; i < at; i++)
+        line += a[i] == '\n';
+    snprintf(text, size, "line %zu:\n< %.300s\n> %.300s", line + 1, a + at, b + at);
+}
+
+/* A submission's labs graded side by side (CLKIT_LABS_AT_ONCE, as on a GPU with cores to spare) give the report
+   of the labs graded one after another, byte for byte (--quick: no timing in it): the same tests, scores, reasons
+   and order, a failing lab and a passing one. Compared: the report (stdout) from its first lab on, since the header
+   names the runner user claimed and stderr any wait for one, which depend on the other gradings on the machine. */
+START_TEST(labs_side_by_side_report_as_in_order)
+{
+    char *in_order, *side_by_side, *output, command[256], difference[800];
+    const char *labs = "--quick --seed 5 -v --submission build/check-side lab1 lab3";
+    int status = run_in_kit("rm -rf build/check-side && mkdir -p build/check-side && "
+                            "cp -r tests/fixtures/lab1/local-id/lab1 solutions/lab3 build/check-side/",
+                            30, &output);
+    free(output);
+    ck_assert_int_eq(status, 0);
+    snprintf(command, sizeof command, "CLKIT_LABS_AT_ONCE=1 NO_COLOR=1 ./grade %s 2>/dev/null", labs);
+    int in_order_status = run_in_kit(command, 240, &in_order);
+    snprintf(command, sizeof command, "CLKIT_LABS_AT_ONCE=2 NO_COLOR=1 ./grade %s 2>/dev/null", labs);
+    status = run_in_kit(command, 240, &side_by_side);
+    ck_assert_msg(in_order_status == 1 && !strstr(in_order, "lab1 score: 10.0") && strstr(in_order, "lab3 score: 10.0"),
+                  "status %d\n%.3000s", in_order_status, in_order);
+    const char *labs_in_order = strstr(in_order, "\n\n"), *labs_side_by_side = strstr(side_by_side, "\n\n");
+    ck_assert_msg(labs_in_order && labs_side_by_side, "no labs in\n%.3000s", side_by_side);
+    first_difference(labs_in_order, labs_side_by_side, difference, sizeof difference);
+    ck_assert_msg(status == in_order_status && strcmp(labs_in_order, labs_side_by_side) == 0,
+                  "status %d then %d; from the first lab, %s", in_order_status, status, difference);
+    free(in_order);
+    free(side_by_side);
+}
+END_TEST
+
 START_TEST(stubs_score_nothing_and_fail_cleanly)
 {
     char *output, expected[128];
@@ -1093,6 +1139,7 @@ Suite *grade_suite(void)
     tcase_add_loop_test(tc, classroom_totals, 0, 3);
     tc = grade_case(s, GRADE_END_TO_END, 300);
     tcase_add_test(tc, stubs_score_nothing_and_fail_cleanly);
+    tcase_add_test(tc, labs_side_by_side_report_as_in_order);
     tcase_add_test(tc, submission_of_one_lab_folder);
     tcase_add_test(tc, a_hang_costs_seconds);
     tcase_add_loop_test(tc, a_kernel_right_only_when_small_fails_its_timed_run, 0, 2);

@@ -1,9 +1,11 @@
 #include "suites.h"
 
 #include "wire/compare.h"
+#include "labs/contract.h"
 #include "labs/families_hist.h"
 #include "labs/spec.h"
 #include "labs/registry.h"
+#include "labs/technique.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,6 +94,38 @@ START_TEST(tiled_labs_use_tiles_of_8_16_and_32)
     ck_assert_int_eq(seen[32], (int)count / 3);
     /* A device that launches at most 256 work-items a group gets no 32 x 32 tile. */
     ck_assert_uint_eq(labs_expand_cases(lab, 256, cases, MAX), 2 * lab->shapes->count * 2);
+}
+END_TEST
+
+/* Lab 9's second contract, for a kernel that never uses WPT: WPT 1 only, TILE 16 on a device and 32 more under the
+   reference judge, timed and counted at TILE 16; the same shapes, tests and points as its own; the same lab. */
+START_TEST(lab9_one_output_contract_builds_wpt_1_only)
+{
+    static struct grade_case cases[MAX];
+    const struct grade_lab_spec *lab = registry_find("lab9"), *one = labs_under_contract(lab, 1);
+    size_t device = labs_expand_cases(one, 256, cases, MAX);
+    ck_assert_ptr_ne(one, lab);
+    ck_assert_ptr_eq(labs_under_contract(lab, 1), one); /* made once */
+    ck_assert_ptr_eq(labs_under_contract(one, 1), one);
+    ck_assert_int_eq(labs_contract_index(one), 1);
+    ck_assert_int_eq(labs_contract_index(lab), 0);
+    ck_assert_int_eq(labs_contract_index(labs_under_contract(lab, 0)), 0);
+    ck_assert_ptr_eq(labs_under_contract(lab, 2), lab);
+    ck_assert_ptr_eq(labs_under_contract(registry_find("lab8"), 1), registry_find("lab8"));
+    ck_assert_uint_eq(registry_index(one), registry_index(lab));
+    ck_assert_uint_eq(device, 2 * lab->shapes->count);
+    for (size_t i = 0; i < device; i++)
+        ck_assert_msg(cases[i].tile == 16 && cases[i].wpt == 1 && cases[i].local[0] == 16, "case %zu", i);
+    ck_assert_uint_eq(labs_expand_cases(one, 1024, cases, MAX), 4 * lab->shapes->count);
+    ck_assert_int_eq(cases[1].tile, 32);
+    ck_assert_int_eq(cases[1].wpt, 1);
+    ck_assert_int_eq(one->technique->shape.tile, 16);
+    ck_assert_int_eq(one->technique->shape.wpt, 1);
+    ck_assert_int_eq(lab->technique->shape.tile, 64); /* the lab's own spec is untouched */
+    ck_assert_int_eq(one->perf.tiling.tile, 16);
+    ck_assert_int_eq(one->perf.tiling.wpt, 1);
+    ck_assert_mem_eq(&one->points, &lab->points, sizeof lab->points);
+    ck_assert_ptr_eq(one->shapes, lab->shapes);
 }
 END_TEST
 
@@ -252,6 +286,7 @@ Suite *labs_suite(void)
     tcase_add_test(tc, maxima_are_fixed_by_the_spec);
     tcase_add_test(tc, lab4_sweeps_local_sizes_within_the_device_limit);
     tcase_add_test(tc, tiled_labs_use_tiles_of_8_16_and_32);
+    tcase_add_test(tc, lab9_one_output_contract_builds_wpt_1_only);
     tcase_add_test(tc, lab2_grids_are_far_smaller_than_n);
     tcase_add_test(tc, prepare_binds_in_contract_order);
     tcase_add_test(tc, matmul_ndrange_covers_c);

@@ -23,9 +23,10 @@ START_TEST(holds_the_stubs_and_the_grader)
                             /* each lab's answers file, for the predictions ./grade sets beside its figures */
                             "for n in $(seq 12); do grep -q '^predict' labs/lab$n/answers.md || exit 1; done && "
                             "test -f .github/workflows/classroom.yml && test ! -e solutions && test ! -e tests && "
-                            /* kernels that answer a lab: lab 8's baseline (lab 6's solution), better labs 7, 8 and 10 */
+                            /* kernels that answer a lab: lab 8's baseline (lab 6's solution), better labs 7, 8, 9 and 10 */
                             "test ! -e kernels/matmul_tiled.cl && test ! -e kernels/transpose_wide.cl && "
                             "test ! -e kernels/matmul_warptile.cl && test ! -e kernels/histogram_replicated.cl && "
+                            "test ! -e kernels/conv_separable.cl && "
                             /* the quick start builds and grades the student's lab 1: there are no solutions or
                                kit tests to run, and the instructors' quick start is left out */
                             "sed -n '1,14p' README.md | grep -q '^./setup ' && "

@@ -161,6 +161,28 @@ START_TEST(kit_kernels_meet_the_rules)
 }
 END_TEST
 
+/* Whether a kernel uses a name (lab 9's contract: a kernel that never uses WPT is graded with WPT 1): the default
+   that #ifndef/#define give it, tests of it, comments and strings are no use. */
+static const struct {
+    const char *source;
+    int uses;
+} uses_of_wpt[] = {
+    {"#ifndef WPT\n#define WPT 4\n#endif\n__kernel void k(__global float *a) { a[0] = 1; }", 0},
+    {"# ifdef WPT\n#undef WPT\n#endif\n#if defined(WPT) || defined WPT\n#endif\n", 0},
+    {"/* WPT x WPT outputs */ // WPT\nconstant char *s = \"WPT\"; int WPTS, xWPT;", 0},
+    {"#define ITEMS ((TILE / WPT) * (TILE / WPT))\n", 1},
+    {"#if WPT > 1\n#endif\n", 1},
+    {"__kernel void k(__global float *a) { for (int i = 0; i < WPT; i++) a[i] = 0; }", 1},
+    {"int n = W\\\nPT;", 1},
+};
+
+START_TEST(a_name_is_used_only_outside_its_default)
+{
+    ck_assert_msg(rules_uses_name(uses_of_wpt[_i].source, "WPT") == uses_of_wpt[_i].uses, "%s",
+                  uses_of_wpt[_i].source);
+}
+END_TEST
+
 Suite *rules_suite(void)
 {
     Suite *s = suite_create("rules");
@@ -168,6 +190,8 @@ Suite *rules_suite(void)
     tcase_add_loop_test(tc, sources_meet_the_rules, 0, (int)(sizeof sources / sizeof sources[0]));
     tcase_add_test(tc, refusal_names_file_and_line);
     tcase_add_test(tc, kit_kernels_meet_the_rules);
+    tcase_add_loop_test(tc, a_name_is_used_only_outside_its_default, 0,
+                        (int)(sizeof uses_of_wpt / sizeof uses_of_wpt[0]));
     suite_add_tcase(s, tc);
     return s;
 }

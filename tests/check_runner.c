@@ -1,6 +1,8 @@
 /* Hostile submissions against the judge and its confined runner: each attack's outcome, not its wording. */
 #include "suites.h"
 
+#include "judge/session.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,8 +80,10 @@ START_TEST(contained_attacks_score_as_they_should)
     output = shell(command, &status);
     ck_assert_msg(status == 1 && score_of(output, "lab1") == contained[_i].score, "%s: status %d\n%.3000s",
                   contained[_i].fixture, status, output);
-    ck_assert_msg(time(NULL) - start < 120, "%s: the grader took %ld s", contained[_i].fixture,
-                  (long)(time(NULL) - start));
+    /* In bounds: a hang costs its stage's limit (--timeout 20, under the reference judge at least 20 s), which a
+       busy machine may stretch SESSION_STRETCH times on the wall clock (heap-walk took 169 s at load 9 on 2 cores). */
+    ck_assert_msg(time(NULL) - start < SESSION_STRETCH * (20 + 20) + 80, "%s: the grader took %ld s",
+                  contained[_i].fixture, (long)(time(NULL) - start));
     ck_assert_msg(strlen(output) < 100000 && !strchr(output, '\033'), "%s: the terminal got %zu bytes",
                   contained[_i].fixture, strlen(output));
     ck_assert_msg(!contained[_i].said || strstr(output, contained[_i].said), "%s: the report does not say \"%s\"\n%.3000s",

@@ -1,5 +1,6 @@
 #include "suites.h"
 
+#include "labs/contract.h"
 #include "labs/registry.h"
 #include "judge/reference_judge.h"
 #include "judge/technique_test.h"
@@ -43,6 +44,25 @@ START_TEST(halo_tile_budget)
     ck_assert_ptr_nonnull(strstr(text, "not told apart"));
     unknown.global_loads = 49 * outputs;
     ck_assert_int_eq(technique_judge(lab, &unknown, text, sizeof text), 0);
+}
+END_TEST
+
+/* Lab 9 under its one-output contract (a kernel that never uses WPT) is counted at TILE 16, WPT 1: the budget is
+   20^2 / 16^2 = 1.56 loads per output, which a one-output halo tile meets (1.49 on 128 x 72, whose edge tiles load
+   only the halo inside the image: lab9/one-output) and a kernel re-reading the image per tap does not. */
+START_TEST(halo_tile_budget_for_one_output)
+{
+    const struct grade_lab_spec *lab = labs_under_contract(registry_find("lab9"), 1);
+    const double outputs = 128.0 * 72;
+    struct technique_counts halo = {.global_loads = 1.49 * outputs, .constant_loads = 25 * outputs};
+    char text[1024];
+    ck_assert_int_eq(technique_judge(lab, &halo, text, sizeof text), 1);
+    ck_assert_ptr_nonnull(strstr(text, "budget: <= 1.56"));
+    ck_assert_ptr_nonnull(strstr(text, "with TILE 16, R 2"));
+    halo.global_loads = 1.6 * outputs; /* more than the tile and its halo */
+    ck_assert_int_eq(technique_judge(lab, &halo, text, sizeof text), 0);
+    halo.global_loads = 24 * outputs;
+    ck_assert_int_eq(technique_judge(lab, &halo, text, sizeof text), 0);
 }
 END_TEST
 
@@ -241,6 +261,31 @@ START_TEST(device_speed_must_agree_on_a_gpu)
 }
 END_TEST
 
+/* Lab 9's H100 threshold (2.08x) is calibrated with the register-blocked solution: a one-output halo tile (1.28x
+   there) keeps the technique its counts show, while a kernel of the lab's own contract at that speed does not. */
+START_TEST(another_contract_is_not_held_to_the_solution_speed)
+{
+    static struct reference ref;
+    static struct case_log log;
+    for (int contract = 0; contract < 2; contract++) {
+        const struct grade_lab_spec *lab = labs_under_contract(registry_find("lab9"), contract);
+        struct grade_lab_result result;
+        memset(&result, 0, sizeof result);
+        memset(&ref, 0, sizeof ref);
+        ref.ran = ref.counted = 1;
+        ref.log = &log;
+        ref.counts.global_loads = 1.0 * 128 * 72; /* within both contracts' budgets */
+        ref.counts.constant_loads = 25.0 * 128 * 72;
+        struct grade_test *speed = result_add(&result, labs_test_name(lab, GRADE_TEST_SPEED), 0, 0, 0, "timed");
+        snprintf(speed->metrics, sizeof speed->metrics, "size=8192;speedup=1.280;threshold=2.08;high=1.300");
+        technique_test(lab, &ref, 1, 1, &result);
+        ck_assert_int_eq(result.test_count, 2);
+        ck_assert_msg(result.tests[1].passed == contract, "contract %d: %s", contract, result.tests[1].reason);
+        result_free(&result);
+    }
+}
+END_TEST
+
 /* Every technique record is whole (a name, the counts it needs, a judge, a case, an explanation), and counts
    without what it needs are never judged: the kernel is not held to a figure the plugin did not measure. */
 START_TEST(every_technique_record_is_whole)
@@ -278,6 +323,8 @@ Suite *technique_suite(void)
     tcase_add_test(unit, tile_reuse_budget);
     tcase_add_test(unit, group_partials_and_staging);
     tcase_add_test(unit, halo_tile_budget);
+    tcase_add_test(unit, halo_tile_budget_for_one_output);
+    tcase_add_test(unit, another_contract_is_not_held_to_the_solution_speed);
     tcase_add_loop_test(unit, device_speed_must_agree_on_a_gpu, 0, (int)(sizeof speeds / sizeof speeds[0]));
     tcase_add_test(unit, private_bins_budget);
     tcase_add_test(unit, work_efficient_budget);

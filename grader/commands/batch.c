@@ -8,6 +8,7 @@
 #include "report/outfile.h"
 #include "report/record.h"
 #include "report/report.h"
+#include "judge/device_list.h"
 #include "judge/device_lock.h"
 #include "judge/prediction_test.h"
 #include "judge/safetext.h"
@@ -355,30 +356,6 @@ struct plan {
     volatile double *waits; /* each worker's seconds waiting for its device (shared), which its deadline allows */
 };
 
-/* The machine's devices, enumerated in a child so that the batch, which forks every judge, never loads an OpenCL
-   driver itself; returns how many (0 when none answered). */
-static int list_devices(struct clk_device_info *infos, int max)
-{
-    size_t size = sizeof(int) + (size_t)max * sizeof *infos;
-    int *shared = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0), count = 0;
-    pid_t pid;
-    if (shared == MAP_FAILED)
-        return 0;
-    *shared = 0;
-    fflush(NULL);
-    if ((pid = fork()) == 0) {
-        int found = clk_enumerate_devices((struct clk_device_info *)(shared + 1), max);
-        *shared = found > 0 ? found : 0;
-        _exit(0);
-    }
-    while (pid > 0 && waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-        ;
-    if (pid > 0 && (count = *shared) > 0)
-        memcpy(infos, shared + 1, (size_t)count * sizeof *infos);
-    munmap(shared, size);
-    return count;
-}
-
 /* The devices named: --devices LIST; else, for --jobs N without --device, the GPUs; else the batch's own device
    (""). Returns how many, or 0 after saying why. */
 static int named_devices(const struct cli *cli, const struct clk_device_info *infos, int found, char devices[][64])
@@ -430,7 +407,7 @@ static int make_plan(const struct cli *cli, struct plan *plan)
 {
     static struct clk_device_info infos[CLK_MAX_DEVICES];
     static char devices[CLI_MAX_JOBS][64];
-    int found = list_devices(infos, CLK_MAX_DEVICES), count = named_devices(cli, infos, found, devices);
+    int found = device_list(infos, CLK_MAX_DEVICES), count = named_devices(cli, infos, found, devices);
     int first = count ? clk_match_device(infos, found, spec_of(cli, devices[0])) : -1;
     memset(plan, 0, sizeof *plan);
     if (count == 0)

@@ -10,6 +10,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Where the lab's kernels may be written under several contracts, the one this kernel is graded under and its
+   builds, so that a student sees what the grader took the kernel for. */
+static void append_contract(const struct grade_lab_spec *lab, char *reason, size_t size)
+{
+    if (!lab->contract)
+        return;
+    clk_append(reason, size, ", graded as %s with", lab->contract->name);
+    for (const struct grade_tiling *t = lab->tilings; t->tile; t++)
+        clk_append(reason, size, "%s TILE %d WPT %d", t == lab->tilings ? "" : ",", t->tile, t->wpt);
+}
+
 /* How the device's compiler stopped building the kernel with optimisation, when it did ("" otherwise). */
 static char optimised_build_stop[256];
 
@@ -44,6 +55,7 @@ static int report_build(struct lab_run *r, struct grade_lab_result *result)
     for (int k = 0; k < labs_kernel_count(r->lab); k++)
         clk_append(reason, sizeof reason, "%s%s", k == 0 ? "" : k + 1 < labs_kernel_count(r->lab) ? ", " : " and ",
                    labs_kernel_name(r->lab, k));
+    append_contract(r->lab, reason, sizeof reason);
     result_add(result, "build", r->lab->points.build, r->lab->points.build, 1, reason);
     return 1;
 }

@@ -6,6 +6,7 @@
 #include "judge/oclgrind_counts.h"
 #include "judge/source_rules.h"
 #include "judge/safetext.h"
+#include "labs/contract.h"
 #include "labs/technique.h"
 #include "sandbox/scratch.h"
 #include "timing.h"
@@ -13,6 +14,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -32,6 +34,41 @@
    sizes the buffers), so the case is run again after a wait, the first wait this long, each next one twice as long. */
 #define DEVICE_MEMORY_HELD (-3)
 #define DEVICE_MEMORY_FIRST_WAIT_S 1
+
+/* The most of a kernel's source read to choose its contract: far more than a kernel's MAX_TOKENS tokens. */
+#define CONTRACT_SOURCE_MAX (1 << 20)
+
+/* The whole of path when it is a regular file (never through a link) of at most CONTRACT_SOURCE_MAX bytes, or NULL. */
+static char *read_source(const char *path)
+{
+    struct stat st;
+    char *text = NULL;
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= CONTRACT_SOURCE_MAX &&
+        (text = calloc(1, (size_t)st.st_size + 1)) != NULL) {
+        ssize_t got = read(fd, text, (size_t)st.st_size);
+        text[got > 0 ? got : 0] = '\0';
+    }
+    close(fd);
+    return text;
+}
+
+const struct grade_lab_spec *runlab_contract(const struct grading *g, const struct grade_lab_spec *lab)
+{
+    char path[PATH_MAX + 128], *text;
+    int k;
+    if (!lab->contracts)
+        return lab;
+    snprintf(path, sizeof path, "%s/%s/%s", g->source_dir, lab->name, lab->kernel_file);
+    text = read_source(path);
+    for (k = 0; text && lab->contracts[k + 1].tilings; k++)
+        if (!lab->contracts[k].uses || rules_uses_name(text, lab->contracts[k].uses))
+            break;
+    free(text);
+    return labs_under_contract(lab, k);
+}
 
 /* Copies the lab folder into the lab's run folder (a fresh copy each run) and checks the kernel's source rules. */
 static int stage(struct lab_run *r, char *why, size_t size)
@@ -90,6 +127,7 @@ static void start_runner(struct lab_run *r, char *const wrapper[], int timeout_s
         snprintf(job.kernel_path, sizeof job.kernel_path, "%s/%s", r->lab->name, r->lab->kernel_file);
     snprintf(job.include_dir, sizeof job.include_dir, "%s", r->lab->name);
     job.unoptimised = r->unoptimised;
+    job.contract = labs_contract_index(r->lab);
     snprintf(job.kernels_dir, sizeof job.kernels_dir, "%.*s/kernels", (int)sizeof job.kernels_dir - 16, kit);
     session_start(&r->session, argv, &policy, &job);
 }
@@ -491,6 +529,20 @@ static void find_assertion(const char *output, char *assertion, size_t size)
     free(clean);
 }
 
+/* Copies into line the last non-empty line of output, cleaned for the report ("" when there is none). */
+static void last_line(const char *output, char *line, size_t size)
+{
+    const char *end = output + strlen(output), *start;
+    while (end > output && (end[-1] == '\n' || end[-1] == ' '))
+        end--;
+    for (start = end; start > output && start[-1] != '\n'; start--)
+        ;
+    char *clean = end > start ? safetext_clean(start, (size_t)(end - start) < 200 ? (size_t)(end - start) : 200)
+                              : NULL;
+    snprintf(line, size, "%.*s", clean ? (int)strcspn(clean, "\n") : 0, clean ? clean : "");
+    free(clean);
+}
+
 /* Closes a runner that stopped in case index and says how in log. */
 static void record_stop(struct lab_run *r, size_t index, struct case_log *log)
 {
@@ -506,6 +558,8 @@ static void record_stop(struct lab_run *r, size_t index, struct case_log *log)
         sandbox_describe(&outcome, r->g->config.timeout_s, log->how, sizeof log->how);
     find_assertion(outcome.end == SANDBOX_SIGNALED && outcome.output ? outcome.output : "", log->assertion,
                    sizeof log->assertion);
+    last_line(outcome.end == SANDBOX_SIGNALED && outcome.output ? outcome.output : "", log->last_words,
+              sizeof log->last_words);
     sandbox_outcome_free(&outcome);
 }
 
@@ -576,6 +630,17 @@ static int judge_case_patiently(struct lab_run *r, const struct grade_case *c, u
     return rc;
 }
 
+/* With CLKIT_STAGE_TIMES=1, how long the reference judge took over one case (NULL: the technique case). */
+static void show_case_time(const struct lab_run *r, const struct grade_case *c, double started)
+{
+    char shape[128] = "the technique case";
+    if (!clk_stage_times() || r->mode != RUNLAB_REFERENCE)
+        return;
+    if (c)
+        r->lab->family->describe(c, shape, sizeof shape);
+    fprintf(stderr, "case %s under Oclgrind, %s: %.2f s\n", r->lab->name, shape, clk_now_s() - started);
+}
+
 void runlab_run_cases(struct lab_run *r, size_t max_local, long only_case, struct case_log *log)
 {
     static int selected[RUNLAB_MAX_CASES];
@@ -584,20 +649,24 @@ void runlab_run_cases(struct lab_run *r, size_t max_local, long only_case, struc
     log->slow_skipped = 0;
     log->how[0] = log->slow_how[0] = '\0';
     log->out_of_memory = log->device_memory_held = log->technique_ran = 0;
-    log->assertion[0] = '\0';
+    log->assertion[0] = log->last_words[0] = '\0';
     log->technique_counts[0] = '\0';
     memset(log->ran, 0, sizeof log->ran);
     for (size_t i = 0; i < log->count; i++)
         selected[i] = only_case == RUNLAB_ALL_CASES || (only_case >= 0 && (size_t)only_case == i);
     if (r->mode == RUNLAB_REFERENCE && only_case == RUNLAB_ALL_CASES)
         select_reference(r, log, selected);
+    double started = clk_now_s();
     if (r->mode == RUNLAB_REFERENCE && only_case < 0)
         run_technique_case(r, log);
+    show_case_time(r, NULL, started);
     for (size_t i = 0; i < log->count && log->stopped_at < 0; i++) {
         if (!selected[i] || (r->mode == RUNLAB_REFERENCE && !small_exact(&log->cases[i])))
             continue;
         show_progress(r, i, log->count);
+        started = clk_now_s();
         int rc = judge_case_patiently(r, &log->cases[i], r->seed + i, &log->verdicts[i]);
+        show_case_time(r, &log->cases[i], started);
         log->ran[i] = rc == 0;
         if (rc == -2)
             log->out_of_memory = 1;

@@ -62,6 +62,7 @@ struct case_log {
     char how[256];     /* how it stopped: "did not finish within 3 s", "crashed with SIGSEGV" */
     char assertion[256]; /* the crash's last words when they are an assertion's ("... Assertion `x' failed."): the
                             OpenCL implementation's own check gave up, not the kernel ("" otherwise) */
+    char last_words[256]; /* the last line the runner printed before it crashed, cleaned ("" when none) */
     int out_of_memory; /* the judge ran out of host memory */
     int build_stopped; /* the device's compiler stopped building the kernel, also without optimisation (no case ran) */
     int device_memory_held; /* the device had no memory for a case's buffers however long the judge waited: a
@@ -72,6 +73,10 @@ struct case_log {
     size_t timed_wrong;
     char timed_detail[512];
 };
+
+/* Returns lab under the contract its kernel in g's source folder is written to (labs/contract.h): the first whose
+   word the source uses, else the last; a kernel that cannot be read takes the first (staging then says why). */
+const struct grade_lab_spec *runlab_contract(const struct grading *g, const struct grade_lab_spec *lab);
 
 /* Stages lab's folder, checks its source rules, starts the runner (inside wrapper, e.g. Oclgrind, when not NULL,
    for at most timeout_s) and has it build the kernel; returns 0 when the runner is up (see refusal and setup). */

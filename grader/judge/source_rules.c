@@ -805,6 +805,51 @@ int rules_check_file(enum rules_kind kind, const char *real, const char *path, c
     return rc;
 }
 
+/* The keyword of the directive at s (after its '#'); 1 when the name after it is one it defines or tests. */
+static int names_a_macro(struct scan *s)
+{
+    char word[16];
+    s->p++;
+    skip_blanks(s);
+    read_identifier(s, word, sizeof word);
+    return !strcmp(word, "define") || !strcmp(word, "undef") || !strcmp(word, "ifdef") || !strcmp(word, "ifndef");
+}
+
+int rules_uses_name(const char *text, const char *name)
+{
+    struct scan s = {text, 1, 1};
+    int macro_name = 0; /* the next name is one that a directive or defined() defines or tests */
+    char word[64];
+    while (*s.p) {
+        if (splice(&s))
+            continue;
+        if (isspace((unsigned char)*s.p)) {
+            s.line_start |= *s.p == '\n';
+            macro_name &= *s.p != '\n';
+            s.p++;
+        } else if (s.p[0] == '/' && (s.p[1] == '/' || s.p[1] == '*')) {
+            skip_comment(&s);
+        } else if (s.line_start && *s.p == '#') {
+            macro_name = names_a_macro(&s);
+            s.line_start = 0;
+        } else if (isalpha((unsigned char)*s.p) || *s.p == '_') {
+            read_identifier(&s, word, sizeof word);
+            if (!macro_name && !strcmp(word, name))
+                return 1;
+            macro_name = !strcmp(word, "defined");
+            s.line_start = 0;
+        } else {
+            if (*s.p == '"' || *s.p == '\'')
+                skip_literal(&s);
+            else
+                s.p++;
+            macro_name &= s.p[-1] == '(';
+            s.line_start = 0;
+        }
+    }
+    return 0;
+}
+
 /* ---- Diagnoses: what a kernel's source shows about a failure ---- */
 
 /* A private scalar declared without a value (float sum;) and then read by a compound assignment (sum += ...)

@@ -18,6 +18,10 @@ int rules_check(enum rules_kind kind, const char *path, const char *text, char *
    passes, since the build then reports it. */
 int rules_check_file(enum rules_kind kind, const char *real, const char *path, char *why, size_t size);
 
+/* Returns 1 when text uses the identifier name outside comments and literals, more than as the name that #define,
+   #undef, #ifdef, #ifndef or defined() gives or tests (a default it is given and never used is no use of it). */
+int rules_uses_name(const char *text, const char *name);
+
 /* Flaws a kernel's source can show, to name the cause of a failure the judges saw. */
 enum rules_flaw_kind {
     RULES_FLAW_UNINITIALISED, /* a private scalar read by += before it is ever set */

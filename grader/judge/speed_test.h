@@ -14,6 +14,9 @@ int runperf_profile(struct lab_run *r, char *why, size_t size);
    a real case. */
 void runperf_test(struct lab_run *r, const char *not_timed, struct case_log *log, struct grade_lab_result *result);
 
+/* The seconds this process has spent in runperf_test so far (profiles, baselines and timings). */
+double runperf_seconds(void);
+
 /* Times r's kernel runs times for calibration: each run's speedup over the baseline, or its fraction of the
    device's peak, in values; returns 0, or -1 with why. */
 int runperf_calibrate(struct lab_run *r, int runs, double *values, char *why, size_t size);

@@ -1,6 +1,7 @@
 #include "judge/technique_test.h"
 
 #include "judge/reference_judge.h"
+#include "labs/contract.h"
 #include "text.h"
 
 #include <stdio.h>
@@ -38,6 +39,11 @@ static int device_contradicts(const struct grade_lab_spec *lab, int device_is_gp
                               const struct grade_lab_result *result, char *text, size_t size)
 {
     const char *name = labs_test_name(lab, GRADE_TEST_SPEED);
+    /* A profile's threshold is calibrated with the lab's solution, written to its first contract: a kernel of
+       another (lab 9's one output a work-item, 1.28x the naive kernel on an H100 whose threshold is 2.08x) shows
+       the technique by its counts alone. */
+    if (labs_contract_index(lab) > 0)
+        return 0;
     for (int t = 0; device_is_gpu && name && t < result->test_count; t++) {
         const struct grade_test *test = &result->tests[t];
         double speedup = speed_metric(test->metrics, "speedup"), threshold = speed_metric(test->metrics, "threshold");

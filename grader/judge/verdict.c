@@ -417,8 +417,8 @@ static int find_stop(const struct grade_lab_spec *lab, const struct case_log *de
     if (stopped_at >= 0) {
         const struct grade_case *c = &device->cases[stopped_at];
         lab->family->describe(c, description, sizeof description);
-        snprintf(text, size, "the kernel %s in case %ld of %zu (%s)%s", how, stopped_at + 1,
-                 device->count, description,
+        snprintf(text, size, "the kernel %s in case %ld of %zu (%s)%s%s%s", how, stopped_at + 1, device->count,
+                 description, device->last_words[0] ? "\nthe runner's last words: " : "", device->last_words,
                  reference_finished(ref) && !strncmp(how, "did not finish", 14)
                      ? "\nunder the reference judge every small case finished: the kernel is far too slow rather than "
                        "endless (does each work-item do only its share of the work?)"

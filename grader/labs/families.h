@@ -13,5 +13,6 @@ extern const struct grade_family grade_family_matmul_swapped; /* C = A B with di
 extern const struct grade_family grade_family_transpose;    /* out = in transposed over a 2-D NDRange */
 extern const struct grade_family grade_family_transpose_wide; /* the same, 32 x 8 work-groups over 32 x 32 blocks */
 extern const struct grade_family grade_family_conv2d;      /* out = in convolved with a __constant filter */
+extern const struct grade_family grade_family_conv2d_separable; /* the same, the filter as its two 1-D factors */
 
 #endif

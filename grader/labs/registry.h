@@ -19,7 +19,7 @@ const struct grade_lab_spec *registry_lab(size_t index);
 /* Returns the lab named name ("lab3"), or NULL. */
 const struct grade_lab_spec *registry_find(const char *name);
 
-/* Returns the index of lab, a spec from the registry. */
+/* Returns the index of lab, a spec from the registry or one made for one of its contracts. */
 size_t registry_index(const struct grade_lab_spec *lab);
 
 #endif

@@ -163,6 +163,17 @@ struct grade_perf {
     struct grade_further further; /* file NULL: none */
 };
 
+/* One way of writing a lab's kernel that the grader grades on its own terms: a kernel whose source uses the
+   identifier `uses` (more than giving it a default with #ifndef/#define) is built with these tilings, and timed and
+   counted with `measured`; the last contract, whose `uses` is NULL, takes every other kernel. A lab's contracts
+   differ only in its builds, never in its tests or points. */
+struct grade_contract {
+    const char *name;                   /* for the report: what the grader took the kernel for */
+    const char *uses;                   /* NULL: any kernel (the last contract) */
+    const struct grade_tiling *tilings; /* ended by {0} */
+    struct grade_tiling measured;       /* the build the speed test times and the technique case counts */
+};
+
 struct grade_points {
     double build, exact, real, memory, host, technique; /* technique: 0 when the lab has no technique test */
 };
@@ -196,7 +207,12 @@ struct grade_lab_spec {
     struct grade_points points;
     struct grade_perf perf;
     const struct grade_technique *technique; /* labs/technique.h; NULL when the lab has no technique test */
+    /* Kernels of several contracts (lab 9: WPT x WPT outputs a work-item, or one): the first whose word the source
+       uses applies, ended by {0}; NULL: one contract, the fields above. The first is the fields above. */
+    const struct grade_contract *contracts;
+    const struct grade_contract *contract; /* in a spec made by labs_under_contract: the contract it grades */
 };
+
 
 /* Expands a lab's shapes into its cases (exact then real, every tiling whose work-group fits in max_local, every
    local size up to max_local). */

@@ -1,6 +1,7 @@
 /* clkit-runner: the only grader process that runs submitted code. It builds the kernel, runs the cases and
    timings the judge asks for, and sends back raw buffers and times; it never sees a reference or a score. */
 #include "wire/harness.h"
+#include "labs/contract.h"
 #include "labs/registry.h"
 #include "wire/spot.h"
 #include "runner/clblast.h"
@@ -317,7 +318,8 @@ int main(void)
     r.job.lab[sizeof r.job.lab - 1] = r.job.device[sizeof r.job.device - 1] = '\0';
     r.job.kernel_path[sizeof r.job.kernel_path - 1] = r.job.include_dir[sizeof r.job.include_dir - 1] = '\0';
     r.job.kernels_dir[sizeof r.job.kernels_dir - 1] = '\0';
-    if (!(r.lab = registry_find(r.job.lab)) || hello(&r) != 0)
+    if (!(r.lab = registry_find(r.job.lab)) || !(r.lab = labs_under_contract(r.lab, r.job.contract)) ||
+        hello(&r) != 0)
         return 2;
     if (build(&r) == 0)
         serve(&r);

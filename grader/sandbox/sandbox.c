@@ -26,6 +26,7 @@
 #define MAX_ENV 24
 
 static rlim_t task_shares = 1; /* judges side by side that confine code as the same user */
+static int one_users_judges;   /* those judges are one grading's, which holds its user alone */
 
 void sandbox_share_tasks(int judges)
 {
@@ -33,10 +34,17 @@ void sandbox_share_tasks(int judges)
     sandbox_user_for_workers(judges);
 }
 
+void sandbox_share_user(int judges)
+{
+    task_shares = judges > 1 ? (rlim_t)judges : 1;
+    one_users_judges = judges > 1;
+}
+
 /* The share of the task cap a run gets: one allowance, unless its user is shared with workers beside it. */
 static rlim_t task_share(void)
 {
-    return task_shares > 1 && (!sandbox_user()->drop || sandbox_user()->shared) ? task_shares : 1;
+    return task_shares > 1 && (one_users_judges || !sandbox_user()->drop || sandbox_user()->shared) ? task_shares
+                                                                                                     : 1;
 }
 
 /* Tasks (processes and threads) the user already has, so a per-user cap leaves room for exactly our allowance. */
@@ -151,6 +159,29 @@ static void close_fd(int *fd)
     *fd = -1;
 }
 
+static const char *last_part(const char *path)
+{
+    const char *slash = path ? strrchr(path, '/') : NULL;
+    return slash ? slash + 1 : path ? path : "";
+}
+
+/* A run as CLKIT_STAGE_TIMES names it: its folder, its program and the last path it is given. */
+static void name_run(char *const argv[], const struct sandbox_policy *p, char *text, size_t size)
+{
+    const char *runs = NULL;
+    for (int i = 1; argv[i]; i++)
+        runs = argv[i][0] == '/' ? argv[i] : runs;
+    snprintf(text, size, "%s %s%s%s", last_part(p->writable), last_part(argv[0]),
+             runs ? " " : "", runs ? last_part(runs) : "");
+}
+
+/* With CLKIT_STAGE_TIMES=1, says on stderr how long a confined run took (pid: the judge that ran it). */
+static void show_run(const struct sandbox_child *child)
+{
+    if (clk_stage_times())
+        fprintf(stderr, "run %s (judge %ld): %.2f s\n", child->shown, (long)getpid(), clk_now_s() - child->started);
+}
+
 int sandbox_spawn(char *const argv[], const struct sandbox_policy *p, struct sandbox_child *child)
 {
     static char env[MAX_ENV][1024];
@@ -161,6 +192,8 @@ int sandbox_spawn(char *const argv[], const struct sandbox_policy *p, struct san
     child->request_fd = child->reply_fd = child->output_fd = -1;
     child->output_limit = p->output_limit;
     child->deadline = clk_now_s() + p->timeout_s;
+    child->started = clk_now_s();
+    name_run(argv, p, child->shown, sizeof child->shown);
     if (p->untrusted) {
         sandbox_layers_resolve();
         tasks *= task_share();
@@ -538,6 +571,7 @@ void sandbox_finish(struct sandbox_child *child, struct sandbox_outcome *outcome
         while (wait4(child->pid, &status, 0, &usage) < 0 && errno == EINTR)
             ;
     kill_leftovers(child->pid);
+    show_run(child);
     close_fd(&child->output_fd);
     close_fd(&child->reply_fd);
     if ((size_t)usage.ru_maxrss * 1024 > child->outcome.peak_bytes) /* its largest process, at exit */

@@ -42,6 +42,8 @@ struct sandbox_child {
     double next_watch;       /* when sandbox_watch next samples its memory */
     int over_memory;         /* sandbox_watch stopped it */
     char peak_file[4200];    /* where its peak is noted for the kit's measured need, or "" */
+    double started;          /* when it was spawned (CLKIT_STAGE_TIMES) */
+    char shown[96];          /* its folder and program, as CLKIT_STAGE_TIMES names the run */
     struct sandbox_outcome outcome;
 };
 
@@ -83,6 +85,10 @@ void sandbox_keep(pid_t pid, int keep);
 /* Says that judges side by side (a batch's workers) run confined code as the same user: the per-user task cap then
    allows each of them the allowance of one run. Only where a worker has no user of its own (see sandbox_worker). */
 void sandbox_share_tasks(int judges);
+
+/* Says that judges side by side (one submission's labs, 1: none) confine code as this grading's one user: each run's
+   task cap then allows each of them the allowance of one run, as sandbox_share_tasks does for a batch. */
+void sandbox_share_user(int judges);
 
 /* Makes this process (a batch's worker, 0 for the first or only one) confine code as that worker's own user,
    clkit-runner-N (N = worker, ./setup makes them), so that no worker can starve another of tasks or read its

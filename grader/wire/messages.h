@@ -32,6 +32,7 @@ struct wire_job {
     char include_dir[256];   /* the kernel's own folder: the only place #include may look */
     char kernels_dir[512];   /* the baselines and probes (a scratch copy of kernels/) */
     int unoptimised;         /* build the kernel with -cl-opt-disable: is a disagreement the compiler's? */
+    int contract;            /* the lab's contract the kernel is graded under (labs/contract.h) */
 };
 
 struct wire_hello {

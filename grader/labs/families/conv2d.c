@@ -5,8 +5,10 @@
 #include "conv2d.h"
 #include "data.h"
 #include "problem.h"
+#include "reference.h"
 #include "text.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,4 +104,70 @@ const struct grade_family grade_family_conv2d = {
     .result_length = conv2d_length,
     .spot = conv2d_spot,
     .simulated_steps = conv2d_steps,
+};
+
+/* The going-further separable kernel (kernels/conv_separable.cl): the filter given as its factors row and col,
+   filter[fy][fx] = col[fy] * row[fx]; its own work-groups, 32 x 8 work-items over a 32 x 32 block, and a __local
+   argument for the block's halo tile and its rows convolved with row, each row padded by one word. */
+#define SEPARABLE_BLOCK 32
+#define SEPARABLE_ROWS 8
+
+/* Output (y, x) of in convolved with col[fy] * row[fx] in double, zero outside the image, with a bound for a float
+   kernel that sums each row's taps, then a column of those sums: 2(2R + 1) roundings of a sum, with room. */
+static void separable_at(const float *in, size_t H, size_t W, const float *row, const float *col, size_t R, size_t y,
+                         size_t x, double *expected, double *bound)
+{
+    size_t side = clk_conv2d_side(R);
+    double sum = 0.0, sum_abs = 0.0;
+    for (size_t fy = 0; fy < side; fy++)
+        for (size_t fx = 0; fx < side && y + fy >= R && y + fy - R < H; fx++) {
+            if (x + fx < R || x + fx - R >= W)
+                continue;
+            double product = (double)in[(y + fy - R) * W + x + fx - R] * (double)row[fx] * (double)col[fy];
+            sum += product;
+            sum_abs += fabs(product);
+        }
+    *expected = sum;
+    *bound = clk_sum_bound(2 * side + 2, sum_abs);
+}
+
+static int separable_prepare(const struct grade_case *c, uint64_t seed, struct grade_launch *launch)
+{
+    size_t H = c->dims[0], W = c->dims[1], R = c->dims[2], side = clk_conv2d_side(R), halo = SEPARABLE_BLOCK + 2 * R;
+    if (labs_add_buffer(launch, "in", H * W, 0, c, seed) || labs_add_buffer(launch, "row", side, 0, c, seed) ||
+        labs_add_buffer(launch, "col", side, 0, c, seed) || labs_add_buffer(launch, "out", H * W, 1, c, seed))
+        return -1;
+    launch->shape.count = H * W;
+    launch->shape.rows = H;
+    launch->shape.cols = W;
+    launch->ints[0] = (int)H;
+    launch->ints[1] = (int)W;
+    launch->ints[2] = (int)R;
+    launch->int_count = 3;
+    launch->work_dims = 2;
+    launch->local[0] = SEPARABLE_BLOCK;
+    launch->local[1] = SEPARABLE_ROWS;
+    launch->global[0] = (W + SEPARABLE_BLOCK - 1) / SEPARABLE_BLOCK * SEPARABLE_BLOCK;
+    launch->global[1] = (H + SEPARABLE_BLOCK - 1) / SEPARABLE_BLOCK * SEPARABLE_ROWS;
+    launch->local_bytes = (halo * (halo + 1) + halo * (SEPARABLE_BLOCK + 1)) * sizeof(float);
+    if (c->no_reference)
+        return 0;
+    launch->expected = calloc(H * W, sizeof(double));
+    launch->bound = calloc(H * W, sizeof(double));
+    if (!launch->expected || !launch->bound)
+        return -1;
+    for (size_t y = 0; y < H; y++)
+        for (size_t x = 0; x < W; x++)
+            separable_at(launch->host[0], H, W, launch->host[1], launch->host[2], R, y, x, &launch->expected[y * W + x],
+                         &launch->bound[y * W + x]);
+    return 0;
+}
+
+const struct grade_family grade_family_conv2d_separable = {
+    .prepare = separable_prepare,
+    .describe = conv2d_describe,
+    .problem = CLK_PROBLEM_CONV2D,
+    .dim_count = 3,
+    .work = conv2d_bytes,
+    .result_length = conv2d_length,
 };
