@@ -140,11 +140,13 @@ static const struct {
 
 /* Lab 11's kernels, each graded once: its marks (as in marked), and what the report must say, "" for nothing more:
    which kernel a wrong result is traced to, or what the reference judge names. */
-static const struct {
+struct scan_row {
     const char *fixture;
     int exact, real, memory, technique;
     const char *expected;
-} scans[] = {
+};
+
+static const struct scan_row scans[] = {
     /* Inclusive: the block scans are wrong, the block totals right. */
     {"lab11/inclusive", 0, 0, 0, 0, "the first wrong step is scan_blocks: out after scan_blocks"},
     /* The block sums scanned but never added: the one-block cases stay right. */
@@ -163,10 +165,12 @@ static const struct {
 /* Public kernels (tests/fixtures/realworld), adapted to the labs' signatures as little as possible, origin and licence
    in each: right ones keep every kernel test, wrong ones fail theirs (a test of their own, "real world", so that it
    can be run alone: CK_RUN_CASE="real world"). */
-static const struct {
+struct marks_row {
     const char *fixture, *lab;
     int exact, real, memory, technique;
-} public_kernels[] = {
+};
+
+static const struct marks_row public_kernels[] = {
     /* Lab 1: PyOpenCL's example without a bound check writes past c. */
     {"realworld/pyopencl-sum", "lab1", 1, 0, 0, -1},
     /* Lab 2: SkelCL's loop by the global size; the grid-stride loop of NVIDIA's blog. */
@@ -190,6 +194,54 @@ static const struct {
     {"realworld/tochilinak-transpose", "lab7", 1, 1, 1, 0},
 };
 
+/* Hidden kinds made visible (issues 24, 28, 29): public kernels of labs 2, 3, 8 and 10 adapted to the labs'
+   contracts (tests/fixtures/realworld) and hand-made variants of unusual structure (tests/fixtures/labN), each with
+   the marks a reading of the kernel gives. A right one that loses a mark here is a grader bug. */
+static const struct marks_row kinds[] = {
+    /* Lab 2: quads by vload4/vstore4 (one store per quad); a contiguous chunk per work-item (right, one store per
+       element; its poor coalescing is speed); the chunk not bounded by n (writes past c). */
+    {"lab2/float4-stride", "lab2", 1, 1, 1, 1},             {"lab2/chunked", "lab2", 1, 1, 1, 1},
+    {"realworld/chunked-no-bound", "lab2", 1, 0, 0, 0},
+    /* Lab 2: a helper's int parameters named like the kernel's pointers, and MIN(x, y) as (x < y ? x : y) used on
+       ints: no order of two pointers. */
+    {"lab2/shadowed-names", "lab2", 1, 1, 1, 1},              {"lab2/min-macro", "lab2", 1, 1, 1, 1},
+    /* Lab 3: Kahan's compensated sum; fma in double (cl_khr_fp64 by pragma); a partial left unwritten when zero. */
+    {"lab3/kahan", "lab3", 1, 1, 1, -1},                     {"lab3/fma-double", "lab3", 1, 1, 1, -1},
+    {"lab3/skip-zero", "lab3", 0, 0, 0, -1},
+    /* Lab 8: myGEMM6 made row-major with edge tests, and as first ported (no edge test); the side read with
+       get_local_size; contiguous WPT x WPT squares; helpers, reqd_work_group_size and fma; double-buffered strips
+       with one barrier after the multiply (no race); B's strip staged by vload4, and by async_work_group_copy. */
+    {"realworld/nugteren-gemm6", "lab8", 1, 1, 1, 1},         {"realworld/nugteren-gemm6-noedge", "lab8", 0, 0, 0, 0},
+    {"lab8/runtime-side", "lab8", 1, 1, 1, 1},                {"lab8/contiguous-block", "lab8", 1, 1, 1, 1},
+    {"lab8/helpers-reqd", "lab8", 1, 1, 1, 1},                {"lab8/double-buffer-ok", "lab8", 1, 1, 1, 1},
+    {"lab8/vector-loads", "lab8", 1, 1, 1, 1},                {"lab8/async-strips", "lab8", 1, 1, 1, 1},
+    /* Lab 10: an image kernel (one element per work-item, a return before the barriers); bins zeroed and merged by
+       work-item lid alone (nbins above the work-group's size); right with contiguous chunks and runs counted in a
+       register, with OpenCL 1.0's atom_ functions, with a contiguous block per work-group; privatised but merged
+       with a plain += (a race between work-groups). */
+    {"realworld/image-one-per-item", "lab10", 0, 0, 0, 0},   {"realworld/lid-below-nbins", "lab10", 0, 0, 0, 0},
+    {"lab10/chunked-runs", "lab10", 1, 1, 1, 1},              {"lab10/atom-ext", "lab10", 1, 1, 1, 1},
+    {"lab10/group-block", "lab10", 1, 1, 1, 1},               {"lab10/plain-merge", "lab10", 1, 0, 0, 0},
+    /* Lab 10: a compare-and-swap loop from a guess of 0 (right), and from a plain read of the bin beside the other
+       work-items' atomics (a data race the reference judge names: its small cases count, the rest does not). */
+    {"lab10/cas-zero", "lab10", 1, 1, 1, 1},                  {"lab10/cas-increment", "lab10", 1, 0, 0, 0},
+};
+
+/* Lab 11's hidden kinds: GPU Gems 3's prescan with its errata's bank offsets (right) and with the macro as printed
+   (two indices to one slot: a write-write race); kwohlfahrt/collision's sweeps (right); NVIDIA oclScan's
+   Hillis-Steele over the pairs' sums (right values, not work-efficient); a Blelloch scan of one element per
+   work-item (half of each block never scanned); right with named temporaries, helpers and a serial scan_sums; the
+   warp-synchronous sweeps without barriers below 32 work-items (a race). */
+static const struct scan_row scan_kinds[] = {
+    {"realworld/gems3-prescan", 1, 1, 1, 1, ""},
+    {"realworld/gems3-erratum", 0, 0, 0, 0, "Write-write data race on local memory in scan_blocks at lab11/scan.cl:"},
+    {"realworld/collision-scan", 1, 1, 1, 1, ""},
+    {"realworld/nv-oclscan", 1, 1, 1, 0, "4.00 additions of local values per element"},
+    {"realworld/jocl-one-per-item", 0, 0, 0, 0, "the first wrong step is scan_blocks"},
+    {"lab11/private-temps", 1, 1, 1, 1, ""},
+    {"lab11/warp-sync", 0, 0, 0, 0, "data race on local memory in scan_blocks at lab11/scan.cl:"},
+};
+
 #define FIXTURE_COUNT ((int)(sizeof fixtures / sizeof fixtures[0]))
 #define MARKED_COUNT ((int)(sizeof marked / sizeof marked[0]))
 
@@ -210,6 +262,16 @@ static int first_marked_of_lab10(void)
     return i;
 }
 
+#define KIND_COUNT ((int)(sizeof kinds / sizeof kinds[0]))
+
+static int first_kind_of_lab10(void)
+{
+    int i = 0;
+    while (i < KIND_COUNT && strcmp(kinds[i].lab, "lab10") != 0)
+        i++;
+    return i;
+}
+
 /* Host programs whose kernel is right and whose host loses its points: the lab's score, and why. */
 static const struct {
     const char *fixture, *lab, *score, *reason;
@@ -226,11 +288,13 @@ static const struct {
 
 /* Lab 12's host programs, the solution's kernel beside each: the schedule their sealed ledger shows, judged as a
    mark for the host program and one for the technique (the schedule), and why. */
-static const struct {
+struct schedule_row {
     const char *fixture;
     int host, technique;
     const char *reason;
-} schedules[] = {
+};
+
+static const struct schedule_row schedules[] = {
     /* Right results, nothing overlaps: clFinish per chunk, a blocking read per chunk, one in-order queue. */
     {"lab12/finish-per-chunk", 1, 0, "serialised: before each of its 32 kernel launches the host waited"},
     {"lab12/blocking-read", 1, 0, "(a blocking clEnqueueReadBuffer, in the loop)"},
@@ -244,6 +308,18 @@ static const struct {
     /* Attacks on the record: lines appended to the ledger's file; the real clFinish behind the wrapper. */
     {"lab12/ledger-forger", 0, 0, "holds a line that the grader's ledger did not write"},
     {"lab12/calls-real", 0, 0, "'__real_clFinish' is not allowed in a host program"},
+};
+
+/* Lab 12's hidden kinds: NVIDIA oclCopyComputeOverlap's two in-order queues, each chunk whole on queue i % 2 with
+   its own buffers and no event (right, overlapping); the same with one set of buffers (a race between queues). */
+static const struct schedule_row schedule_kinds[] = {
+    {"realworld/nv-overlap-two-queues", 1, 1, "16 chunks in one pipeline"},
+    {"realworld/two-queues-one-slot", 0, 0, "the later upload may overwrite the buffer before what the earlier one"},
+    /* Right: the solution's dependences said by clEnqueueBarrierWithWaitList on the waiting queue; the host waiting
+       in the loop for chunk i - 2's download only. One set of buffers with every wait: right, and serial. */
+    {"lab12/barrier-wait-lists", 1, 1, "16 chunks in one pipeline"},
+    {"lab12/wait-two-back", 1, 1, "16 chunks in one pipeline"},
+    {"lab12/one-slot", 1, 0, "no overlap: the 35th clEnqueueWriteBuffer (the upload of chunk 2) cannot run while"},
 };
 
 static int grade(const char *arguments, char **output)
@@ -312,6 +388,30 @@ START_TEST(both_judges_must_agree)
     ck_assert_str_eq(cause, VERDICT_CAUSE_MISCOMPILED);
     ck_assert_double_eq(exact_score_when_judges_disagree(0, cause, sizeof cause), 0.0);
     ck_assert_str_eq(cause, VERDICT_CAUSE_DISAGREES);
+}
+END_TEST
+
+/* A case that counts from the reference judge alone (the kernel races there) replays there: its replay line names
+   --device oclgrind in place of the grading's device, never both. */
+START_TEST(a_case_of_the_reference_judge_replays_there)
+{
+    static struct reference ref = {.ran = 1, .log = &made_reference, .findings = 1};
+    static struct grading g = {.config.only_case = -1, .config.device = "cpu", .source_dir = "/nonexistent"};
+    struct grade_lab_result result;
+    const char *reason = NULL;
+    make_up_logs(1);
+    made_reference.verdicts[0].values_ok = made_reference.verdicts[0].memory_ok = 0;
+    snprintf(made_reference.verdicts[0].values, sizeof made_reference.verdicts[0].values, "1 of 16 elements wrong");
+    snprintf(made_reference.verdicts[0].memory, sizeof made_reference.verdicts[0].memory, "a data race");
+    snprintf(g.replay, sizeof g.replay, "./grade lab1 --device cpu");
+    memset(&result, 0, sizeof result);
+    verdict_cases(&g, registry_find("lab1"), 1, &made_device, &ref, &made_unoptimised, &result);
+    for (int t = 0; t < result.test_count; t++)
+        if (!strcmp(result.tests[t].name, "exact cases"))
+            reason = result.tests[t].reason;
+    ck_assert_msg(reason && strstr(reason, "replay: ./grade lab1 --device oclgrind --case 0 --seed 1"), "%s",
+                  reason ? reason : "no exact cases test");
+    result_free(&result);
 }
 END_TEST
 
@@ -458,18 +558,27 @@ START_TEST(broken_oclgrind_is_not_claimed)
 }
 END_TEST
 
-START_TEST(schedule_gets_its_marks)
+static void assert_schedule(const struct schedule_row *row)
 {
     char arguments[256], *output;
-    snprintf(arguments, sizeof arguments, "--quick --submission tests/fixtures/%s lab12", schedules[_i].fixture);
+    snprintf(arguments, sizeof arguments, "--quick --submission tests/fixtures/%s lab12", row->fixture);
     int status = grade(arguments, &output);
-    ck_assert_msg(status == (schedules[_i].host && schedules[_i].technique ? 0 : 1), "%s: exit %d\n%s",
-                  schedules[_i].fixture, status, output);
-    assert_mark(schedules[_i].fixture, output, "host program", schedules[_i].host);
-    assert_mark(schedules[_i].fixture, output, "technique", schedules[_i].technique);
-    ck_assert_msg(strstr(output, schedules[_i].reason), "%s: expected '%s'\n%s", schedules[_i].fixture,
-                  schedules[_i].reason, output);
+    ck_assert_msg(status == (row->host && row->technique ? 0 : 1), "%s: exit %d\n%s", row->fixture, status, output);
+    assert_mark(row->fixture, output, "host program", row->host);
+    assert_mark(row->fixture, output, "technique", row->technique);
+    ck_assert_msg(strstr(output, row->reason), "%s: expected '%s'\n%s", row->fixture, row->reason, output);
     free(output);
+}
+
+START_TEST(schedule_gets_its_marks)
+{
+    assert_schedule(&schedules[_i]);
+}
+END_TEST
+
+START_TEST(schedule_kind_gets_its_marks)
+{
+    assert_schedule(&schedule_kinds[_i]);
 }
 END_TEST
 
@@ -500,19 +609,36 @@ START_TEST(public_kernel_gets_its_verdict)
 }
 END_TEST
 
-START_TEST(scan_kernel_gets_its_verdict)
+START_TEST(hidden_kind_gets_its_verdict)
+{
+    assert_marks(kinds[_i].fixture, kinds[_i].lab, kinds[_i].exact, kinds[_i].real, kinds[_i].memory,
+                 kinds[_i].technique);
+}
+END_TEST
+
+static void assert_scan(const struct scan_row *row)
 {
     char arguments[256], *output;
-    snprintf(arguments, sizeof arguments, "--quick --submission tests/fixtures/%s lab11", scans[_i].fixture);
+    snprintf(arguments, sizeof arguments, "--quick --submission tests/fixtures/%s lab11", row->fixture);
     int status = grade(arguments, &output);
-    ck_assert_msg(status == 1, "%s: exit %d\n%s", scans[_i].fixture, status, output);
-    assert_mark(scans[_i].fixture, output, "exact cases", scans[_i].exact);
-    assert_mark(scans[_i].fixture, output, "real cases", scans[_i].real);
-    assert_mark(scans[_i].fixture, output, "memory safety", scans[_i].memory);
-    assert_mark(scans[_i].fixture, output, "technique", scans[_i].technique);
-    ck_assert_msg(strstr(output, scans[_i].expected), "%s: no '%s' in\n%s", scans[_i].fixture, scans[_i].expected,
-                  output);
+    ck_assert_msg(status == 1, "%s: exit %d\n%s", row->fixture, status, output);
+    assert_mark(row->fixture, output, "exact cases", row->exact);
+    assert_mark(row->fixture, output, "real cases", row->real);
+    assert_mark(row->fixture, output, "memory safety", row->memory);
+    assert_mark(row->fixture, output, "technique", row->technique);
+    ck_assert_msg(strstr(output, row->expected), "%s: no '%s' in\n%s", row->fixture, row->expected, output);
     free(output);
+}
+
+START_TEST(scan_kernel_gets_its_verdict)
+{
+    assert_scan(&scans[_i]);
+}
+END_TEST
+
+START_TEST(scan_kind_gets_its_verdict)
+{
+    assert_scan(&scan_kinds[_i]);
 }
 END_TEST
 
@@ -863,12 +989,14 @@ END_TEST
    the second with the causes and host mistakes). */
 enum {
     GRADE_FIXTURES, GRADE_MARKED, GRADE_MARKED_2, GRADE_LAB10, GRADE_LAB11, GRADE_LAB12, GRADE_REAL_WORLD,
+    GRADE_KINDS, GRADE_KINDS_2,
     GRADE_SOLUTIONS, GRADE_END_TO_END, GRADE_COURSE, GRADE_LOAD, GRADE_VERDICTS
 };
 const char *const grade_cases[] = {
     [GRADE_FIXTURES] = "fixtures",   [GRADE_MARKED] = "marked",         [GRADE_MARKED_2] = "marked, second half",
     [GRADE_LAB10] = "lab 10",        [GRADE_LAB11] = "lab 11",          [GRADE_LAB12] = "lab 12",
-    [GRADE_REAL_WORLD] = "real world", [GRADE_SOLUTIONS] = "solutions", [GRADE_END_TO_END] = "end to end",
+    [GRADE_REAL_WORLD] = "real world", [GRADE_KINDS] = "hidden kinds", [GRADE_KINDS_2] = "hidden kinds 2",
+    [GRADE_SOLUTIONS] = "solutions", [GRADE_END_TO_END] = "end to end",
     [GRADE_COURSE] = "course",       [GRADE_LOAD] = "under load",       [GRADE_VERDICTS] = "verdicts",
     NULL,
 };
@@ -1001,6 +1129,7 @@ Suite *grade_suite(void)
     tcase_add_test(tc, both_judges_must_agree);
     tcase_add_test(tc, a_device_crash_on_a_right_kernel_is_shown_before_it_counts);
     tcase_add_test(tc, an_implementation_that_gives_up_leaves_the_lab_ungraded);
+    tcase_add_test(tc, a_case_of_the_reference_judge_replays_there);
     tc = grade_case(s, GRADE_SOLUTIONS, 900); /* three gradings of every lab, side by side with other units */
     tcase_add_test(tc, broken_oclgrind_is_not_claimed);
     tcase_add_test(tc, solutions_pass_every_lab);
@@ -1023,6 +1152,13 @@ Suite *grade_suite(void)
     tcase_add_loop_test(tc, schedule_gets_its_marks, 0, (int)(sizeof schedules / sizeof schedules[0]));
     tc = grade_case(s, GRADE_REAL_WORLD, 300);
     tcase_add_loop_test(tc, public_kernel_gets_its_verdict, 0, (int)(sizeof public_kernels / sizeof public_kernels[0]));
+    /* Two cases, run side by side: the kinds of labs 2 to 8, then those of labs 10 to 12. */
+    tc = grade_case(s, GRADE_KINDS, 300);
+    tcase_add_loop_test(tc, hidden_kind_gets_its_verdict, 0, first_kind_of_lab10());
+    tc = grade_case(s, GRADE_KINDS_2, 300);
+    tcase_add_loop_test(tc, hidden_kind_gets_its_verdict, first_kind_of_lab10(), KIND_COUNT);
+    tcase_add_loop_test(tc, scan_kind_gets_its_verdict, 0, (int)(sizeof scan_kinds / sizeof scan_kinds[0]));
+    tcase_add_loop_test(tc, schedule_kind_gets_its_marks, 0, (int)(sizeof schedule_kinds / sizeof schedule_kinds[0]));
     tc = grade_case(s, GRADE_COURSE, 600);
     tcase_add_test(tc, a_course_scores_speed_the_same_every_run);
     /* Under load every stage takes longer: its own, longer deadline. */

@@ -68,6 +68,41 @@ static const struct {
     /* A macro's parameter holds an address only inside its #define: the same name elsewhere is a value. */
     {"#define IDX(r, c) ((r) * 16 + (c))\n__kernel void k(__global float *a) { int r = 3; a[IDX(r, 1)] = (int)r; }", 1,
      1},
+    /* A pointer's name holds an address in its own scope: an int of that name in another function is a value; in
+       the pointers' own function, a loop's or a block's, the order of two pointers is still refused. */
+    {"static int smaller(int a, int b) { return a < b ? a : b; }\n__kernel void k(__global float *a, __global float "
+     "*b, int n) { a[smaller(n, 4)] = b[0]; }", 1, 1},
+    {"__kernel void k(__global float *a, __global float *b) { a[0] = b[0]; }\nint later(int a, int b) { return a - b; "
+     "}", 1, 1},
+    {"int g(int a) { return a; }\n__kernel void k(__global float *a, __global float *b, __global int *o) { o[0] = a < "
+     "b; }", 0, 1},
+    {"__kernel void k(__global float *a, __global float *b, __global int *o) { for (__global float *p = a; p < b; p++) "
+     "o[0] = 1; }", 0, 1},
+    {"__kernel void k(__global float *a, __global int *o) { __local float t[4]; { if (o[0]) { o[1] = t - a; } } }", 0,
+     1},
+    {"typedef struct { __global float *p; } box;\n__kernel void k(__global float *a, __global float *b, __global long "
+     "*o) { box x = {b}; o[0] = x.p - a; o[1] = (ulong)x.p; }", 0, 1},
+    /* A macro's parameter holds an address only where a use of the macro passes one (or a use that cannot be seen:
+       the macro named without arguments, an argument that is a macro). */
+    {"#define MIN(x, y) (x < y ? x : y)\n__kernel void k(__global float *a, int n) { a[MIN(n, 4)] = 0; }", 1, 1},
+    {"#define LT(x, y) (x < y)\n__kernel void k(__global float *a, __global float *b, __global int *o) { o[0] = "
+     "LT(n, 1) + LT(a, b); }", 0, 1},
+    {"#define P a\n#define LT(x, y) (x < y)\n__kernel void k(__global float *a, __global float *b, __global int *o) "
+     "{ o[0] = LT(P, b); }", 0, 1},
+    {"#define LT(x, y) (x < y)\n#define APPLY(f, p, q) f(p, q)\n__kernel void k(__global float *a, __global float "
+     "*b, __global int *o) { o[0] = APPLY(LT, a, b); }", 0, 1},
+    {"#define CMP(p, q) LT(p, q)\n#define LT(x, y) (x - y)\n__kernel void k(__global float *a, __global float *b, "
+     "__global long *o) { o[0] = CMP(a, b); }", 0, 1},
+    {"#define GAP(x, y) (x - y)\n__kernel void k(__global float *a, __global long *o) { o[0] = GAP(&a[4], a); }", 0,
+     1},
+    /* Pointers declared after a comma, or with a typedef'd pointer type, are pointers too. */
+    {"__kernel void k(__global float *a, __global float *b, __global long *o) { __global float *p = a, *q = b; o[0] = "
+     "q - p; }", 0, 1},
+    {"typedef __global const float *fp;\n__kernel void k(__global const float *a, __global const float *b, __global "
+     "long *o) { fp p = a, q = b; o[0] = q - p; }", 0, 1},
+    {"typedef __global const float *fp;\nlong gap(fp x, const fp y) { return x - y; }", 0, 1},
+    {"typedef __global const float *fp;\n__kernel void k(fp a, __global float *o, int n) { int p = n, q = 2; o[0] = "
+     "a[p - q]; }", 1, 1},
     /* Casts of values, not addresses, are fine. */
     {"__kernel void k(__global float *a, __global int *o) { o[0] = (int)a[0] + (int)(*a) + (int)get_global_id(0); }", 1,
      1},

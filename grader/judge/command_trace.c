@@ -467,6 +467,8 @@ static void find_races(const struct trace *t, struct trace_verdict *v)
                              ? "the kernel may start before its upload ends"
                          : t->nodes[b].type == N_READ ? "the download may read the buffer before the kernel ends"
                          : t->nodes[a].type == N_KERNEL ? "the buffer may be reused while the kernel still uses it"
+                         : t->nodes[a].type == N_WRITE && t->nodes[b].type == N_WRITE
+                             ? "the later upload may overwrite the buffer before what the earlier one wrote is used"
                                                         : "the buffer may be reused before the download ends");
         }
 }

@@ -174,13 +174,17 @@ static int punctuation(struct scan *s, const char *path, char *why, size_t size)
 struct token {
     char text[64]; /* an identifier's or a punctuator's spelling (line splices removed), "" for other tokens */
     char kind;     /* 'i' identifier, 'p' punctuator, 'o' other (number, literal) */
+    char defines;  /* 1: the name a #define defines */
     int line;
 };
 
-/* A name that holds an address, and the lines where it does (a macro's parameter: its #define's lines). */
+/* A name that holds an address, and the lines where it does (a macro's parameter: its #define's lines) and the
+   tokens (a declared name: its scope, so that an int of the same name in another function is not taken for it). */
 struct pointer {
     char name[64];
     int first_line, last_line;
+    int first_token, last_token;
+    int macro_token, param; /* a macro's parameter: the token of its #define's name, its position; else -1 */
 };
 
 /* The tokens of a kernel, and the names that hold an address: pointers, arrays, macro parameters. */
@@ -271,30 +275,143 @@ static void add_pointer(struct tokens *k, const char *name, int first_line, int 
     snprintf(p->name, sizeof p->name, "%s", name);
     p->first_line = first_line;
     p->last_line = last_line;
+    p->first_token = 0;
+    p->last_token = INT_MAX;
+    p->macro_token = p->param = -1;
 }
 
 static int pointer_name(const struct tokens *k, int i)
 {
     for (int p = 0; i >= 0 && i < k->count && k->t[i].kind == 'i' && p < k->pointer_count; p++)
         if (!strcmp(k->pointers[p].name, k->t[i].text) && k->t[i].line >= k->pointers[p].first_line &&
-            k->t[i].line <= k->pointers[p].last_line)
+            k->t[i].line <= k->pointers[p].last_line && i >= k->pointers[p].first_token &&
+            i <= k->pointers[p].last_token)
             return 1;
     return 0;
 }
 
-/* Finds the names that hold an address: declared after a type and '*' (float *a, const float *restrict b), or
-   as an array (__local float tile[16][16]). */
+/* The index of the bracket that closes the one at open, or k->count. */
+static int closing(const struct tokens *k, int open)
+{
+    int depth = 0;
+    for (int i = open; i < k->count; i++) {
+        depth += is(k, i, "(") || is(k, i, "[");
+        depth -= is(k, i, ")") || is(k, i, "]");
+        if (depth == 0)
+            return i;
+    }
+    return k->count;
+}
+
+/* The index of the brace that closes the block open at token i (after the '{' at i, or around i), or k->count. */
+static int block_end(const struct tokens *k, int i)
+{
+    int depth = is(k, i, "{") ? -1 : 0;
+    for (; i < k->count; i++) {
+        depth += is(k, i, "{");
+        if (is(k, i, "}") && depth-- == 0)
+            return i;
+    }
+    return k->count;
+}
+
+/* Whether the innermost block around token at is a struct's or union's body, whose members a name reaches
+   anywhere (s.p, s->p). */
+static int in_members(const struct tokens *k, int at)
+{
+    int depth = 0;
+    for (int i = at - 1; i >= 0; i--) {
+        depth += is(k, i, "}");
+        if (is(k, i, "{") && depth-- == 0)
+            return is(k, i - 1, "struct") || is(k, i - 1, "union") || is(k, i - 2, "struct") || is(k, i - 2, "union");
+    }
+    return 0;
+}
+
+/* The last token where a name declared at token at still means it: a struct's member, anywhere; a function's
+   parameter, to the end of its body (of its prototype's declaration); anything else, to the end of the innermost
+   block around it (a for loop's variable: the block around the loop, a little more than its scope), or of the
+   file. */
+static int scope_end(const struct tokens *k, int at)
+{
+    int parens = 0, open = -1;
+    if (in_members(k, at))
+        return k->count;
+    for (int i = at - 1; i >= 0 && open < 0; i--) {
+        if (parens == 0 && (is(k, i, "{") || is(k, i, "}") || is(k, i, ";")))
+            break;
+        if (is(k, i, "("))
+            open = parens-- == 0 ? i : -1;
+        parens += is(k, i, ")");
+    }
+    if (open >= 0) {
+        int close = closing(k, open);
+        if (is(k, close + 1, "{"))
+            return block_end(k, close + 1);
+        if (is(k, close + 1, ";") || is(k, close + 1, ","))
+            return close + 1;
+    }
+    return block_end(k, at);
+}
+
+/* Adds the declared name at token i, from there to the end of its scope. */
+static void add_declared(struct tokens *k, int i)
+{
+    int before = k->pointer_count;
+    add_pointer(k, k->t[i].text, 0, INT_MAX);
+    if (k->pointer_count > before) {
+        k->pointers[before].first_token = i;
+        k->pointers[before].last_token = scope_end(k, i);
+    }
+}
+
+/* Whether the statement around token i is a typedef (typedef __global float *fptr;). */
+static int in_typedef(const struct tokens *k, int i)
+{
+    while (--i >= 0 && !is(k, i, ";") && !is(k, i, "{") && !is(k, i, "}"))
+        if (is(k, i, "typedef"))
+            return 1;
+    return 0;
+}
+
+/* Adds the names declared with the pointer type that a typedef names at token name: fptr p, q; f(fptr x). */
+static void add_declared_with(struct tokens *k, int name)
+{
+    for (int i = 0; i < k->count; i++) {
+        int j = i + 1, depth = 0;
+        if (i == name || strcmp(k->t[i].text, k->t[name].text) != 0)
+            continue;
+        while (j < k->count && type_word(&k->t[j]))
+            j++;
+        if (j >= k->count || k->t[j].kind != 'i')
+            continue;
+        add_declared(k, j);
+        for (; j + 1 < k->count && !(depth == 0 && (is(k, j, ";") || is(k, j, ")"))); j++) {
+            depth += is(k, j, "(") || is(k, j, "{") || is(k, j, "[");
+            depth -= is(k, j, ")") || is(k, j, "}") || is(k, j, "]");
+            if (depth == 0 && is(k, j, ",") && k->t[j + 1].kind == 'i')
+                add_declared(k, j + 1);
+        }
+    }
+}
+
+/* Finds the names that hold an address: declared after a type and '*' (float *a, const float *restrict b), after
+   a comma and '*' (float *a, *b), with a typedef'd pointer type (fptr p), or as an array (__local float
+   tile[16][16]). */
 static void find_pointers(struct tokens *k)
 {
     for (int i = 1; i < k->count; i++) {
         int j = i;
-        if (is(k, i, "*") && (type_word(&k->t[i - 1]) || is(k, i - 1, "*"))) {
+        if (is(k, i, "*") && (type_word(&k->t[i - 1]) || is(k, i - 1, "*") || is(k, i - 1, ","))) {
             while (j + 1 < k->count && (is(k, j + 1, "*") || type_word(&k->t[j + 1])))
                 j++;
-            if (j + 1 < k->count && k->t[j + 1].kind == 'i')
-                add_pointer(k, k->t[j + 1].text, 0, INT_MAX);
+            if (j + 1 < k->count && k->t[j + 1].kind == 'i') {
+                add_declared(k, j + 1);
+                if (in_typedef(k, j + 1))
+                    add_declared_with(k, j + 1);
+            }
         } else if (k->t[i].kind == 'i' && type_word(&k->t[i - 1]) && is(k, i + 1, "["))
-            add_pointer(k, k->t[i].text, 0, INT_MAX);
+            add_declared(k, i);
     }
 }
 
@@ -302,6 +419,7 @@ static void push(struct tokens *k, char kind, const char *text, size_t length, i
 {
     struct token *t = &k->t[k->count++];
     t->kind = kind;
+    t->defines = 0;
     t->line = line;
     snprintf(t->text, sizeof t->text, "%.*s", (int)(length < 63 ? length : 63), text);
 }
@@ -348,12 +466,17 @@ static void token_directive(struct scan *s, struct tokens *k)
     skip_blanks(s);
     read_identifier(s, name, sizeof name);
     push(k, 'i', name, strlen(name), s->line);
+    k->t[k->count - 1].defines = 1;
     if (*s->p != '(')
         return;
-    while (*s->p && *s->p != ')' && *s->p != '\n') {
+    for (int define = k->count - 1, param = 0; *s->p && *s->p != ')' && *s->p != '\n';) {
         if (isalpha((unsigned char)*s->p) || *s->p == '_') {
+            int before = k->pointer_count;
             read_identifier(s, name, sizeof name);
             add_pointer(k, name, s->line, MACRO_OPEN);
+            if (k->pointer_count > before)
+                k->pointers[before].macro_token = define, k->pointers[before].param = param;
+            param++;
         } else if (!splice(s))
             s->p++;
     }
@@ -445,19 +568,6 @@ static int bare_pointer(const struct tokens *k, int i)
 {
     return pointer_name(k, i) && !is(k, i + 1, "[") && !is(k, i + 1, "(") &&
            !(is(k, i - 1, "*") && prefix_position(k, i - 1));
-}
-
-/* The index of the bracket that closes the one at open, or k->count. */
-static int closing(const struct tokens *k, int open)
-{
-    int depth = 0;
-    for (int i = open; i < k->count; i++) {
-        depth += is(k, i, "(") || is(k, i, "[");
-        depth -= is(k, i, ")") || is(k, i, "]");
-        if (depth == 0)
-            return i;
-    }
-    return k->count;
 }
 
 /* The last token of the operand that starts at i: a bracketed group, or prefix operators, a name or a number and
@@ -563,6 +673,74 @@ static int check_tokens(const struct tokens *k, const char *path, char *why, siz
     return 0;
 }
 
+/* The names of a kernel's macros, for the arguments' check (more than fit: every name may be one), and the steps
+   the check may still take: past them every parameter left is kept as an address, so that a kernel of many macros
+   cannot make the check take minutes. */
+#define MAX_MACROS 256
+#define MACRO_CHECK_STEPS 20000000L
+struct macros {
+    const char *names[MAX_MACROS];
+    int count, overflow;
+    long steps;
+};
+
+/* Whether tokens first..last may carry an address: a name that holds one, an &, or a macro (whose expansion is not
+   seen here). */
+static int may_carry_address(const struct tokens *k, struct macros *m, int first, int last)
+{
+    for (int j = first; j <= last; j++) {
+        m->steps -= m->count + k->pointer_count;
+        if (m->steps < 0)
+            return 1;
+        int macro = k->t[j].kind == 'i' && m->overflow;
+        for (int d = 0; k->t[j].kind == 'i' && d < m->count && !macro; d++)
+            macro = !strcmp(m->names[d], k->t[j].text);
+        if (macro || is(k, j, "&") || pointer_name(k, j))
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether a macro's parameter p may receive an address: some use of the macro passes one in its place, or names
+   the macro without an argument list (whose arguments cannot be seen here). */
+static int parameter_may_hold_address(const struct tokens *k, struct macros *m, const struct pointer *p)
+{
+    const char *macro = k->t[p->macro_token].text;
+    m->steps -= k->count;
+    for (int i = 0; i < k->count; i++) {
+        if (i == p->macro_token || k->t[i].kind != 'i' || strcmp(k->t[i].text, macro) != 0)
+            continue;
+        if (!is(k, i + 1, "("))
+            return 1;
+        int end = closing(k, i + 1), depth = 0, arg = 0, first = i + 2;
+        for (int j = i + 2; j <= end && arg <= p->param; j++) {
+            int split = j == end || (depth == 0 && is(k, j, ","));
+            depth += is(k, j, "(") || is(k, j, "[");
+            depth -= j < end && (is(k, j, ")") || is(k, j, "]"));
+            if (split && arg++ == p->param && may_carry_address(k, m, first, j - 1))
+                return 1;
+            if (split)
+                first = j + 1;
+        }
+    }
+    return 0;
+}
+
+/* A macro's parameter holds an address only where some use of the macro gives it one: MIN(x, y) written as
+   (x < y ? x : y) and used on ints compares no pointers. */
+static void drop_value_parameters(struct tokens *k)
+{
+    struct macros m = {.steps = MACRO_CHECK_STEPS};
+    for (int i = 0; i < k->count; i++)
+        if (k->t[i].defines && m.count < MAX_MACROS)
+            m.names[m.count++] = k->t[i].text;
+        else if (k->t[i].defines)
+            m.overflow = 1;
+    for (int p = 0; p < k->pointer_count; p++)
+        if (k->pointers[p].macro_token >= 0 && m.steps >= 0 && !parameter_may_hold_address(k, &m, &k->pointers[p]))
+            k->pointers[p].last_token = -1;
+}
+
 /* Checks a kernel for what tells implementations apart; returns 0, or -1 with why. */
 static int rules_check_portable(const char *path, const char *text, char *why, size_t size)
 {
@@ -574,6 +752,7 @@ static int rules_check_portable(const char *path, const char *text, char *why, s
         snprintf(why, size, "%s: too long for a kernel (more than %d tokens)", path, MAX_TOKENS);
     else {
         find_pointers(k);
+        drop_value_parameters(k);
         rc = check_tokens(k, path, why, size);
     }
     if (k)

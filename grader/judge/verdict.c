@@ -115,9 +115,15 @@ static void tally_failure(struct tally *t, const struct grading *g, uint64_t see
         return;
     snprintf(head, sizeof head, "\ncase %zu (%s): ", index, description);
     if (t->failed == 1 || g->config.verbose || first_map) {
-        char replay[PATH_MAX + 256];
+        char replay[PATH_MAX + 256], device[160] = "";
+        int length = (int)strlen(g->replay);
+        /* A case only the reference judge ran replays there: its --device in place of the grading's. */
+        if (reference_only && g->config.device)
+            snprintf(device, sizeof device, " --device %s", g->config.device);
+        if (device[0] && length >= (int)strlen(device) && !strcmp(g->replay + length - strlen(device), device))
+            length -= (int)strlen(device);
         clk_append(t->details, sizeof t->details, "%s%s", head, why);
-        snprintf(replay, sizeof replay, "\n  replay: %s%s --case %zu --seed %llu", g->replay,
+        snprintf(replay, sizeof replay, "\n  replay: %.*s%s --case %zu --seed %llu", length, g->replay,
                  reference_only ? " --device oclgrind" : "", index, (unsigned long long)seed);
         clk_append(t->details, sizeof t->details, "%s", replay);
     } else {
