@@ -164,3 +164,13 @@ int busy_device(int is_gpu, const char *device_name, char *text, size_t size)
         return device_name && strstr(device_name, "NVIDIA") ? busy_gpu(text, size) : 0;
     return busy_cpu(text, size);
 }
+
+int busy_next_wait(struct busy_patience *p)
+{
+    int wait_s = p->next_s;
+    if (p->waited_s + wait_s > p->limit_s)
+        return 0;
+    p->waited_s += wait_s;
+    p->next_s *= 2;
+    return wait_s;
+}

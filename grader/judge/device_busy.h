@@ -23,4 +23,14 @@ int busy_device(int is_gpu, const char *device_name, char *text, size_t size);
 /* The CPU's verdict from counts: busy when the fewest other runnable threads seen reach half the cores. */
 int busy_cpu_verdict(const int *runnable, int samples, int cores);
 
+/* The waits for a device whose memory another process holds (it may hold it for as long as its own time limit):
+   doubling from 1 s, adding up to at most twice the run's limit (BUSY_PATIENCE). */
+struct busy_patience {
+    int next_s, waited_s, limit_s;
+};
+#define BUSY_PATIENCE(timeout_s) ((struct busy_patience){.next_s = 1, .limit_s = 2 * (timeout_s)})
+
+/* The next wait in seconds, counted as waited, or 0 once the waits are spent. */
+int busy_next_wait(struct busy_patience *p);
+
 #endif

@@ -3,6 +3,7 @@
 #include "files.h"
 #include "ledger.h"
 #include "wire/compare.h"
+#include "judge/device_busy.h"
 #include "judge/device_lock.h"
 #include "judge/host_probe.h"
 #include "judge/source_rules.h"
@@ -611,13 +612,11 @@ static int short_of_device_memory(const char *reason)
 static int run_patiently(const struct hostprog_job *job, struct host_run *h, const struct host_check *check,
                          char *reason, size_t size, const char **note)
 {
-    int passed, waited = 0;
-    for (int wait_s = 1; !(passed = run(job, h, check, reason, size, note)) && !check->simulated &&
-                         short_of_device_memory(reason) && waited + wait_s <= 2 * job->g->config.timeout_s;
-         wait_s *= 2) {
+    struct busy_patience patience = BUSY_PATIENCE(job->g->config.timeout_s);
+    int passed, wait_s;
+    while (!(passed = run(job, h, check, reason, size, note)) && !check->simulated &&
+           short_of_device_memory(reason) && (wait_s = busy_next_wait(&patience)) > 0)
         sleep((unsigned)wait_s);
-        waited += wait_s;
-    }
     return passed;
 }
 

@@ -2,6 +2,7 @@
 
 #include "files.h"
 #include "wire/harness.h"
+#include "judge/device_busy.h"
 #include "judge/device_lock.h"
 #include "judge/oclgrind_counts.h"
 #include "judge/source_rules.h"
@@ -12,6 +13,7 @@
 #include "timing.h"
 
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <fcntl.h>
@@ -31,9 +33,8 @@
 #define SAMPLE_FILL_S 2.0
 #define STRUCTURE_TILES 3
 /* judge_case's result when the device had no memory for the case's buffers: not the kernel's doing (the judge
-   sizes the buffers), so the case is run again after a wait, the first wait this long, each next one twice as long. */
+   sizes the buffers), so the case is run again after a wait (busy_next_wait). */
 #define DEVICE_MEMORY_HELD (-3)
-#define DEVICE_MEMORY_FIRST_WAIT_S 1
 
 /* The most of a kernel's source read to choose its contract: far more than a kernel's MAX_TOKENS tokens. */
 #define CONTRACT_SOURCE_MAX (1 << 20)
@@ -206,15 +207,14 @@ void runlab_idle(struct lab_run *r, int seconds)
 
 int runlab_open_patiently(struct lab_run *r, int timeout_s)
 {
-    int rc, waited = 0;
-    for (int wait_s = DEVICE_MEMORY_FIRST_WAIT_S;; wait_s *= 2) {
-        rc = runlab_open(r, NULL, timeout_s);
-        if (!r->setup || !r->hello.memory_held || waited + wait_s > 2 * r->g->config.timeout_s)
-            return rc;
+    struct busy_patience patience = BUSY_PATIENCE(r->g->config.timeout_s);
+    int rc, wait_s;
+    while ((rc = runlab_open(r, NULL, timeout_s)) >= 0 && r->setup && r->hello.memory_held &&
+           (wait_s = busy_next_wait(&patience)) > 0) {
         runlab_close(r, NULL);
         sleep((unsigned)wait_s);
-        waited += wait_s;
     }
+    return rc;
 }
 
 void runlab_close(struct lab_run *r, struct sandbox_outcome *outcome)
@@ -556,8 +556,10 @@ static void record_stop(struct lab_run *r, size_t index, struct case_log *log)
                  "every work-item reaches?)", limit);
     else
         sandbox_describe(&outcome, r->g->config.timeout_s, log->how, sizeof log->how);
-    find_assertion(outcome.end == SANDBOX_SIGNALED && outcome.output ? outcome.output : "", log->assertion,
-                   sizeof log->assertion);
+    /* An assertion ends in SIGABRT; a message that only looks like one (a kernel's printf) before another signal
+       is not the implementation's */
+    find_assertion(outcome.end == SANDBOX_SIGNALED && outcome.code == SIGABRT && outcome.output ? outcome.output : "",
+                   log->assertion, sizeof log->assertion);
     last_line(outcome.end == SANDBOX_SIGNALED && outcome.output ? outcome.output : "", log->last_words,
               sizeof log->last_words);
     sandbox_outcome_free(&outcome);
@@ -620,13 +622,10 @@ static int go_on_without_large(struct lab_run *r, size_t index, int late, int *s
 static int judge_case_patiently(struct lab_run *r, const struct grade_case *c, uint64_t seed,
                                 struct case_verdict *verdict)
 {
-    int rc, waited = 0;
-    for (int wait_s = DEVICE_MEMORY_FIRST_WAIT_S; (rc = judge_case(r, c, seed, verdict)) == DEVICE_MEMORY_HELD &&
-                                                  waited + wait_s <= 2 * r->g->config.timeout_s;
-         wait_s *= 2) {
+    struct busy_patience patience = BUSY_PATIENCE(r->g->config.timeout_s);
+    int rc, wait_s;
+    while ((rc = judge_case(r, c, seed, verdict)) == DEVICE_MEMORY_HELD && (wait_s = busy_next_wait(&patience)) > 0)
         runlab_idle(r, wait_s);
-        waited += wait_s;
-    }
     return rc;
 }
 

@@ -80,13 +80,11 @@ static int ask_timing(struct lab_run *r, int runs, struct grade_case *c, struct 
    waits adding up to twice the run's limit, as a case's do. */
 static int ask_timing_patiently(struct lab_run *r, int runs, struct grade_case *c, struct wire_perf_done *done)
 {
-    int rc, waited = 0;
-    for (int wait_s = 1; (rc = ask_timing(r, runs, c, done)) == 0 && done->status == CL_MEM_OBJECT_ALLOCATION_FAILURE &&
-                         waited + wait_s <= 2 * r->g->config.timeout_s;
-         wait_s *= 2) {
+    struct busy_patience patience = BUSY_PATIENCE(r->g->config.timeout_s);
+    int rc, wait_s;
+    while ((rc = ask_timing(r, runs, c, done)) == 0 && done->status == CL_MEM_OBJECT_ALLOCATION_FAILURE &&
+           (wait_s = busy_next_wait(&patience)) > 0)
         runlab_idle(r, wait_s);
-        waited += wait_s;
-    }
     return rc;
 }
 
