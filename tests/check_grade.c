@@ -703,14 +703,15 @@ static void stop_busy_loops(const pid_t *pids, int count)
 }
 
 /* A right submission never loses a point to a busy machine (a Gradescope worker, a batch, CI): the solutions,
-   graded while two busy processes per core run, get full marks. This grading is GRADED_SOLUTIONS, which the tests
-   that share it then read (make check runs this test first, alone), so that the solutions are graded once for all. */
+   graded while a busy process per core runs (and, in make check, two other units' gradings beside), get full marks.
+   This grading is GRADED_SOLUTIONS, which the tests that share it then read (make check starts this test first),
+   so that the solutions are graded once for all. */
 START_TEST(solutions_keep_full_marks_under_load)
 {
     enum { MAX_LOOPS = 64 };
     pid_t pids[MAX_LOOPS];
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    int loops = (int)(cores < 1 ? 2 : 2 * cores > MAX_LOOPS ? MAX_LOOPS : 2 * cores);
+    int loops = (int)(cores < 1 ? 1 : cores > MAX_LOOPS ? MAX_LOOPS : cores);
     char *output, expected[128];
     start_busy_loops(pids, loops, 900);
     int status = grade_and_share(GRADED_SOLUTIONS, 800, &output);
