@@ -165,7 +165,7 @@ static const struct {
 START_TEST(technique_verdicts_are_deterministic)
 {
     const struct grade_lab_spec *lab = registry_find(runs[_i].lab);
-    for (int run = 0; run < 3; run++) {
+    for (int run = 0; run < 2; run++) { /* two seeds: the same figure */
         char text[1024];
         struct reference ref;
         static struct grading g;

@@ -153,7 +153,7 @@ static const struct {
 /* Each unit's seconds from start to end in a make check on 2 cores (PoCL, 3 side by side), for the order: the longest
    start first, so that the last to end are short, and those that mostly wait (runner, sandbox) overlap the others'
    work. A unit not listed is short; docs waits for grade/solutions' grading, so it starts late. The load test
-   starts first: its grading of the solutions, beside the two longest units and a busy loop per core, is the one
+   starts first: its grading of the solutions, beside the two longest units and a busy loop, is the one
    that the tests sharing GRADED_SOLUTIONS read. */
 static const struct {
     const char *unit;

@@ -28,12 +28,11 @@
 #define CASE_BASE_S 4.0
 #define AFTER_SLOW_S 3.0
 /* The reference judge's sample: its structural cases each within STRUCTURE_CASE_S of Oclgrind's time (see
-   simulated_seconds), then other shapes and tilings in turn within SAMPLE_FILL_S. */
+   simulated_seconds), then other shapes and tilings in turn within SAMPLE_FILL_S. --sanitize takes every small case
+   within STRUCTURE_CASE_S (all of them but lab 9's widest halos and lab 8's largest strips, 3 to 15 s each: lab 9
+   alone took 96 s, now 34 s on 2 cores). */
 #define STRUCTURE_CASE_S 2.5
 #define SAMPLE_FILL_S 2.0
-/* --sanitize's cases: every small exact one that Oclgrind is expected to take within this (all of them but lab 9's
-   widest halos at TILE 32 and 64, and lab 8's largest strips, each 5 to 15 s: lab 9 alone took 96 s). */
-#define SANITIZE_CASE_S 4.0
 #define STRUCTURE_TILES 3
 /* judge_case's result when the device had no memory for the case's buffers: not the kernel's doing (the judge
    sizes the buffers), so the case is run again after a wait (busy_next_wait). */
@@ -468,7 +467,7 @@ static void select_structure(const struct lab_run *r, const struct case_log *log
         selected[cheapest] = 1;
 }
 
-/* Marks the reference judge's cases (--sanitize: every small exact case within SANITIZE_CASE_S). The sample is
+/* Marks the reference judge's cases (--sanitize: every small exact case within STRUCTURE_CASE_S). The sample is
    drawn from structure, not from case numbers: for each tiling or work-group size, small cases with three tiles or more along each tiled
    dimension (K included) and a partial last one, wherever one is within reach, and the variant's cheapest case
    otherwise; then each small shape under one of the variants in turn, within SAMPLE_FILL_S. */
@@ -478,7 +477,7 @@ static void select_reference(const struct lab_run *r, const struct case_log *log
     size_t shape = 0;
     for (size_t i = 0; i < log->count; i++)
         selected[i] = r->g->config.sanitize && small_exact(&log->cases[i]) &&
-                      expected_seconds(r, &log->cases[i]) <= SANITIZE_CASE_S;
+                      expected_seconds(r, &log->cases[i]) <= STRUCTURE_CASE_S;
     if (r->g->config.sanitize)
         return;
     for (size_t i = 0; i < log->count; i++) {
