@@ -291,6 +291,8 @@ static int grade_lab_once(struct grading *g, const struct grade_lab_spec *lab, u
              g->submission ? " --submission " : "", g->submission ? g->source_dir : "",
              g->config.device ? " --device " : "", g->config.device ? g->config.device : "");
     built = device_test_run(g, lab, seed, &device, result);
+    if (built == 2) /* no usable device, its memory held, Oclgrind missing: the kernel is not to blame */
+        why = "not graded on this device (see above)";
     times.device = clk_now_s() - times.start;
     times.speed = runperf_seconds() - times.speed;
     wait_beside(reference);

@@ -40,9 +40,12 @@ int grade_fixture(const char *fixture, const char *lab, const char *options, cha
 /* Where grade_once keeps what it graded, emptied as the tests start. */
 #define CHECK_SHARED "build/check-shared"
 
-/* The grading of the solutions that several tests assert on: every lab, quick, seed 1 (the handout's expected
-   outputs), every case shown, with GitHub Classroom's result in GRADED_SOLUTIONS_CLASSROOM. */
+/* The grading of the solutions that several tests assert on: every lab, quick, every small case under the reference
+   judge (--sanitize), seed 1 (the handout's expected outputs), every case shown, with GitHub Classroom's result in
+   GRADED_SOLUTIONS_CLASSROOM. */
 #define GRADED_SOLUTIONS_CLASSROOM CHECK_SHARED "/solutions.b64"
-#define GRADED_SOLUTIONS "--solutions --quick --seed 1 -v --classroom " GRADED_SOLUTIONS_CLASSROOM " all"
+#define GRADED_SOLUTIONS "--solutions --quick --sanitize --seed 1 -v --classroom " GRADED_SOLUTIONS_CLASSROOM " all"
+/* The number of units make check runs beside each (the environment's variable): the load they bring. */
+#define CHECK_UNITS_BESIDE "CHECK_UNITS_BESIDE"
 
 #endif
