@@ -18,11 +18,38 @@ START_TEST(the_reference_judge_is_not_held_to_timeout)
 }
 END_TEST
 
+/* The implementation's own words of giving up, as PoCL prints them (3.1's assertion, 5.0's kernel binary it cannot
+   load), are found, the most telling line first; a kernel's own printf of other text is not. */
+static const struct {
+    const char *output, *found;
+} give_ups[] = {
+    {"x\npocl/lib/llvmopencl/Workgroup.cc:530: f: Assertion `x' failed.\n",
+     "pocl/lib/llvmopencl/Workgroup.cc:530: f: Assertion `x' failed."},
+    {"[2026] pocl error: dlopen(\"/tmp/k/transpose.so\") failed: /tmp/k/transpose.so: undefined symbol: "
+     "_Z21async_work_group_copy\nnote: missing symbols in the kernel binary might be reported as 'file not found'\n",
+     "[2026] pocl error: dlopen(\"/tmp/k/transpose.so\") failed: /tmp/k/transpose.so: undefined symbol: "
+     "_Z21async_work_group_copy"},
+    {"note: missing symbols in the kernel binary might be reported as 'file not found'",
+     "note: missing symbols in the kernel binary might be reported as 'file not found'"},
+    {"Assertion `x' is what my kernel prints\nall done\n", ""},
+    {"", ""},
+};
+
+START_TEST(an_implementation_giving_up_is_found_in_its_words)
+{
+    char text[256];
+    runlab_find_give_up(give_ups[_i].output, text, sizeof text);
+    ck_assert_str_eq(text, give_ups[_i].found);
+}
+END_TEST
+
 Suite *lab_run_suite(void)
 {
     Suite *s = suite_create("lab_run");
     TCase *tc = tcase_create("limits");
     tcase_add_test(tc, the_reference_judge_is_not_held_to_timeout);
+    tcase_add_loop_test(tc, an_implementation_giving_up_is_found_in_its_words, 0,
+                        (int)(sizeof give_ups / sizeof give_ups[0]));
     suite_add_tcase(s, tc);
     return s;
 }

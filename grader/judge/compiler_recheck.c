@@ -49,8 +49,8 @@ char *recheck_device_gave_up(const struct grade_lab_spec *lab, const struct case
         recheck_cleared_crash(device, unoptimised) || !(why = malloc(1024)))
         return NULL;
     lab->family->describe(&device->cases[device->stopped_at], description, sizeof description);
-    snprintf(why, 1024, "the device's OpenCL implementation gave up at a check of its own in case %ld (%s), also "
-             "with the kernel built without optimisation:\n  %s\nwhile Oclgrind, the reference judge, finds the "
+    snprintf(why, 1024, "the device's OpenCL implementation gave up in case %ld (%s), also with the kernel built "
+             "without optimisation, in its own words:\n  %s\nwhile Oclgrind, the reference judge, finds the "
              "kernel right: a kernel is judged on both, so this lab was not graded here (no point is lost for it); "
              "grade it on another device (./grade --list-devices)", device->stopped_at + 1, description, assertion);
     return why;

@@ -21,15 +21,16 @@ int recheck_crash_needed(const struct case_log *device, const struct reference *
    every case after it that was run again, right. */
 int recheck_cleared_crash(const struct case_log *device, const struct case_log *unoptimised);
 
-/* Why the device's OpenCL implementation gave up on a kernel that the reference judge finds right, as a set-up
-   error (malloc'd): its runner crashed at an assertion of its own (case_log.assertion), and again with the kernel
-   built without optimisation; NULL when it did not. No judge is believed alone, so the lab is not graded. */
+/* Why the device's OpenCL implementation gave up on a kernel that the reference judge finds right, as a set-up error
+   (malloc'd): its runner crashed saying so (case_log.assertion: an assertion, a binary it cannot load), and again with
+   the kernel built without optimisation; NULL when it did not. No judge is believed alone, so the lab is not graded. */
 char *recheck_device_gave_up(const struct grade_lab_spec *lab, const struct case_log *device,
                              const struct reference *ref, const struct case_log *unoptimised);
 
-/* Runs again, on the device with the kernel built without optimisation, the cases device computed wrong when the
-   two judges disagree (recheck_needed), or from the case it crashed in on (recheck_crash_needed), and fills unoptimised with the same list as device, ran[i] set for each
-   case it ran again; leaves unoptimised->count 0 when nothing needed it. */
+/* Runs again, on the device with the kernel built without optimisation, the cases device computed wrong when the two
+   judges disagree (recheck_needed), or from the case it crashed in on (recheck_crash_needed), and fills unoptimised
+   with the same list as device, ran[i] set for each case it ran again; leaves unoptimised->count 0 when nothing needed
+   it. */
 void compiler_recheck_run(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed,
                           const struct case_log *device, const struct reference *ref, struct case_log *unoptimised);
 

@@ -124,7 +124,10 @@ static void start_runner(struct lab_run *r, char *const wrapper[], int timeout_s
     argv[argc] = NULL;
     memset(&job, 0, sizeof job);
     snprintf(job.lab, sizeof job.lab, "%s", r->lab->name);
-    snprintf(job.device, sizeof job.device, "%s", wrapper ? "oclgrind" : r->g->config.device ? r->g->config.device : "");
+    snprintf(job.device, sizeof job.device, "%s",
+             wrapper               ? "oclgrind"
+             : r->g->config.device ? r->g->config.device
+                                   : "");
     /* A refused kernel is not even compiled: the runner only says which device it has. */
     if (!refused)
         snprintf(job.kernel_path, sizeof job.kernel_path, "%s/%s", r->lab->name, r->lab->kernel_file);
@@ -467,10 +470,10 @@ static void select_structure(const struct lab_run *r, const struct case_log *log
         selected[cheapest] = 1;
 }
 
-/* Marks the reference judge's cases (--sanitize: every small exact case within STRUCTURE_CASE_S). The sample is
-   drawn from structure, not from case numbers: for each tiling or work-group size, small cases with three tiles or more along each tiled
-   dimension (K included) and a partial last one, wherever one is within reach, and the variant's cheapest case
-   otherwise; then each small shape under one of the variants in turn, within SAMPLE_FILL_S. */
+/* Marks the reference judge's cases (--sanitize: every small exact case within STRUCTURE_CASE_S). The sample is drawn
+   from structure, not from case numbers: for each tiling or work-group size, small cases with three tiles or more along
+   each tiled dimension (K included) and a partial last one, wherever one is within reach, and the variant's cheapest
+   case otherwise; then each small shape under one of the variants in turn, within SAMPLE_FILL_S. */
 static void select_reference(const struct lab_run *r, const struct case_log *log, int *selected)
 {
     double spent = 0.0;
@@ -511,24 +514,34 @@ static void show_progress(const struct lab_run *r, size_t i, size_t count)
     fflush(r->g->style.out);
 }
 
-/* Copies into assertion the last line of output that reports a failed assertion (glibc's "file:line: function:
-   Assertion `expr' failed."), cleaned for the report, or "" when none does. */
-static void find_assertion(const char *output, char *assertion, size_t size)
+/* The lines by which an OpenCL implementation says it gave up, most telling first: glibc's failed assertion
+   ("file:line: function: Assertion `expr' failed."), and PoCL failing to load the kernel binary it built itself
+   (dlopen's "undefined symbol: ...", then PoCL's note; PoCL 5.0 on lab 7's async_work_group_copy). */
+static const struct {
+    const char *mark, *then; /* a line holding mark, and then after it when set */
+} give_ups[] = {
+    {.mark = "Assertion `", .then = "' failed"},
+    {.mark = "undefined symbol: "},
+    {.mark = "missing symbols in the kernel binary"},
+};
+
+void runlab_find_give_up(const char *output, char *text, size_t size)
 {
-    const char *at = output, *found = NULL;
-    assertion[0] = '\0';
-    while (at && (at = strstr(at, "Assertion `")) != NULL) {
-        const char *end = strchr(at, '\n');
-        if (strstr(at, "' failed") && (!end || strstr(at, "' failed") < end))
-            found = at;
-        at = end;
-    }
+    const char *found = NULL;
+    text[0] = '\0';
+    for (size_t g = 0; g < sizeof give_ups / sizeof give_ups[0] && !found; g++)
+        for (const char *at = output; at && (at = strstr(at, give_ups[g].mark)) != NULL;) {
+            const char *end = strchr(at, '\n'), *then = give_ups[g].then ? strstr(at, give_ups[g].then) : at;
+            if (then && (!end || then < end))
+                found = at;
+            at = end;
+        }
     if (!found)
         return;
     while (found > output && found[-1] != '\n')
         found--;
     char *clean = safetext_clean(found, 200);
-    snprintf(assertion, size, "%.*s", clean ? (int)strcspn(clean, "\n") : 0, clean ? clean : "");
+    snprintf(text, size, "%.*s", clean ? (int)strcspn(clean, "\n") : 0, clean ? clean : "");
     free(clean);
 }
 
@@ -559,10 +572,11 @@ static void record_stop(struct lab_run *r, size_t index, struct case_log *log)
                  "every work-item reaches?)", limit);
     else
         sandbox_describe(&outcome, r->g->config.timeout_s, log->how, sizeof log->how);
-    /* An assertion ends in SIGABRT; a message that only looks like one (a kernel's printf) before another signal
-       is not the implementation's */
-    find_assertion(outcome.end == SANDBOX_SIGNALED && outcome.code == SIGABRT && outcome.output ? outcome.output : "",
-                   log->assertion, sizeof log->assertion);
+    /* An implementation that gives up ends in SIGABRT; a message that only looks like it (a kernel's printf)
+       before another signal is not the implementation's */
+    runlab_find_give_up(outcome.end == SANDBOX_SIGNALED && outcome.code == SIGABRT && outcome.output ? outcome.output
+                                                                                                     : "",
+                        log->assertion, sizeof log->assertion);
     last_line(outcome.end == SANDBOX_SIGNALED && outcome.output ? outcome.output : "", log->last_words,
               sizeof log->last_words);
     sandbox_outcome_free(&outcome);

@@ -60,8 +60,8 @@ struct case_log {
     char slow_how[256];
     size_t slow_skipped; /* the cases left out after it */
     char how[256];     /* how it stopped: "did not finish within 3 s", "crashed with SIGSEGV" */
-    char assertion[256]; /* the crash's last words when they are an assertion's ("... Assertion `x' failed."): the
-                            OpenCL implementation's own check gave up, not the kernel ("" otherwise) */
+    char assertion[256]; /* the crash's last words when the OpenCL implementation gave up ("... Assertion `x'
+                            failed.", a binary it built that it cannot load): not the kernel ("" otherwise) */
     char last_words[256]; /* the last line the runner printed before it crashed, cleaned ("" when none) */
     int out_of_memory; /* the judge ran out of host memory */
     int build_stopped; /* the device's compiler stopped building the kernel, also without optimisation (no case ran) */
@@ -100,9 +100,13 @@ double runlab_case_limit(const struct lab_run *r, const struct grade_case *c);
 /* Ends the runner and fills outcome (may be NULL) with how it ended. */
 void runlab_close(struct lab_run *r, struct sandbox_outcome *outcome);
 
-/* Fills log with the lab's cases (from a device allowing work-groups of max_local) and runs those of r's mode
-   (only case only_case when >= 0, none for RUNLAB_NO_CASE), each within a limit that grows with its size; a runner that stops is closed,
-   except that after the first large case that does not finish the cases go on, without those as large. */
+/* Fills log with the lab's cases (from a device allowing work-groups of max_local) and runs those of r's mode (only
+   case only_case when >= 0, none for RUNLAB_NO_CASE), each within a limit that grows with its size; a runner that stops
+   is closed, except that after the first large case that does not finish the cases go on, without those as large. */
 void runlab_run_cases(struct lab_run *r, size_t max_local, long only_case, struct case_log *log);
+
+/* Copies into text the line of a crashed runner's output by which the OpenCL implementation says it gave up (a
+   failed assertion; PoCL unable to load the binary it built), cleaned, or "" when there is none. */
+void runlab_find_give_up(const char *output, char *text, size_t size);
 
 #endif
