@@ -3,37 +3,16 @@
    (tests/fixtures/lab9/one-output, TILE 16) and kernels/conv_separable.cl (the filter as its two 1-D factors), and
    checks each against a CPU reference in double at 4096 sampled outputs, the first 64 at the edges and corners.
    bench H W REPS R...   (the kernels' files in the working directory, as run.sh copies them) */
-#define CL_TARGET_OPENCL_VERSION 120
-#include <CL/cl.h>
+#include "../gpu_bench.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#define CK(x) do { cl_int e_ = (x); if (e_) { fprintf(stderr, "%s:%d err %d\n", __FILE__, __LINE__, e_); exit(1); } } while (0)
 
 static cl_context ctx;
 static cl_command_queue q;
 static cl_device_id dev;
-
-static char *slurp(const char *p)
-{
-    FILE *f = fopen(p, "rb");
-    if (!f) { perror(p); exit(1); }
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    char *s = malloc(n + 1);
-    if (fread(s, 1, n, f) != (size_t)n) exit(1);
-    s[n] = 0;
-    fclose(f);
-    return s;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 /* Median of reps launches after 3 warm-ups, by profiling events, in ms; -1 when the launch fails. */
 static double timeit(cl_kernel k, const size_t *g, const size_t *l, int reps)

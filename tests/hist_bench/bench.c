@@ -4,31 +4,16 @@
    (kernels/copy.cl); checks every histogram exactly against a count on the CPU. Rates count the bytes read (a
    histogram) and read plus written (the copy), as the grader's "% of copy" does.
    bench N REPS   (the kernels' files in the working directory, as run.sh copies them) */
-#define CL_TARGET_OPENCL_VERSION 120
-#include <CL/cl.h>
+#include "../gpu_bench.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#define CK(x) do { cl_int e_ = (x); if (e_) { fprintf(stderr, "%s:%d err %d\n", __FILE__, __LINE__, e_); exit(1); } } while (0)
 #define NBINS 256
 
 static cl_context ctx;
 static cl_command_queue q;
 static cl_device_id dev;
-
-static char *slurp(const char *p)
-{
-    FILE *f = fopen(p, "rb");
-    if (!f) { perror(p); exit(1); }
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    char *s = malloc(n + 1);
-    if (fread(s, 1, n, f) != (size_t)n) exit(1);
-    s[n] = 0;
-    fclose(f);
-    return s;
-}
 
 static cl_kernel build(const char *file, const char *name)
 {
@@ -46,12 +31,6 @@ static cl_kernel build(const char *file, const char *name)
     CK(e);
     free(src);
     return k;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 /* Median of reps launches (after two warm-ups) in ms, by profiling events; zero runs first when bins is set. */
