@@ -711,7 +711,8 @@ START_TEST(solutions_keep_full_marks_under_load)
 {
     enum { MAX_LOOPS = 64 };
     pid_t pids[MAX_LOOPS];
-    long cores = sysconf(_SC_NPROCESSORS_ONLN), beside = getenv(CHECK_UNITS_BESIDE) ? atol(getenv(CHECK_UNITS_BESIDE)) : 0;
+    const char *units = getenv(CHECK_UNITS_BESIDE);
+    long cores = sysconf(_SC_NPROCESSORS_ONLN), beside = units ? atol(units) : 0;
     int loops = beside >= cores ? 0 : (int)(cores - beside > MAX_LOOPS ? MAX_LOOPS : cores - beside);
     char *output, expected[128];
     start_busy_loops(pids, loops, 900);
