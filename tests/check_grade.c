@@ -722,8 +722,8 @@ START_TEST(solutions_keep_full_marks_under_load)
     snprintf(expected + strlen(expected), sizeof expected - strlen(expected), ", %d of %d tests passed", kit_tests(),
              kit_tests());
     ck_assert_msg(status == 0 && strstr(output, expected),
-                  "beside %ld units and %d busy loops: status %d, expected %s\n%.3000s", beside, loops, status, expected,
-                  output + (strlen(output) > 3000 ? strlen(output) - 3000 : 0));
+                  "beside %ld units and %d busy loops: status %d, expected %s\n%.3000s", beside, loops, status,
+                  expected, output + (strlen(output) > 3000 ? strlen(output) - 3000 : 0));
     free(output);
 }
 END_TEST
