@@ -74,13 +74,14 @@ static void complete_lab(const struct grading *g, const struct grade_lab_spec *l
 #endif
 
 /* Removes the lab's run folders, keeping the device's kernel caches for the next run where keep is set. */
-static void close_runs(struct grading *g, const struct grade_lab_spec *lab, int keep)
+static void close_runs(struct grading *g, const struct grade_lab_spec *lab, int keep, int timed)
 {
     const char *suffixes[] = {"", RUNLAB_REFERENCE_RUN, HOSTPROG_RUN};
     for (size_t i = 0; i < sizeof suffixes / sizeof *suffixes; i++) {
         char name[64];
         snprintf(name, sizeof name, "%s%s", lab->name, suffixes[i]);
-        scratch_close_run(g->root, g->scratch, name, keep ? lab->kernel_name : NULL);
+        /* The device's runner did all its work only where it timed the kernel; the others do the same every time. */
+        scratch_close_run(g->root, g->scratch, name, keep ? lab->kernel_name : NULL, i > 0 || timed);
     }
 }
 
@@ -320,7 +321,7 @@ static int grade_lab_once(struct grading *g, const struct grade_lab_spec *lab, u
     prediction_test_run(g->source_dir, lab, &b->ref.counts, built == 1 && b->ref.counted, result);
     complete_lab(g, lab, why, built == 1, result);
     *suspect = neighbours_could_blame(g, built, &device, b, result);
-    close_runs(g, lab, built == 1 && g->config.solutions);
+    close_runs(g, lab, built == 1 && g->config.solutions, device.timed_checked);
     times.end = clk_now_s();
     print_stage_times(lab, &times, b, beside);
     munmap(b, sizeof *b);

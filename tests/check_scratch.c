@@ -163,13 +163,35 @@ START_TEST(kept_caches_hold_the_kit_kernels_only)
     plant(run, "pocl-cache/EF/BASELINE/copy_float4/256-1-1/copy_float4.so", "the kit's kernel");
     plant(run, "pocl-cache/EF/BASELINE/program.bc", "the kit's program");
     plant(run, ".clkit-peak", "734003200\n"); /* 700 MiB */
-    scratch_close_run(root, root, "lab1", "vadd");
+    scratch_close_run(root, root, "lab1", "vadd", 1);
     ck_assert_int_eq(scratch_memory_limit(root, "lab1"), (size_t)1400 << 20);
     ck_assert_int_eq(scratch_open_run(root, root, "lab1", run, sizeof run, why, sizeof why), 0);
     ck_assert_msg(exists(run, "pocl-cache/EF/BASELINE/copy_float4/256-1-1/copy_float4.so"), "the kit's cache was lost");
     ck_assert_msg(!exists(run, "pocl-cache/AB/SOLUTION") && !exists(run, "pocl-cache/CD/UNLAUNCHED"),
                   "a program that is not the kit's reached the next run");
-    scratch_close_run(root, root, "lab1", NULL); /* a student's run: nothing kept */
+    scratch_close_run(root, root, "lab1", NULL, 1); /* a student's run: nothing kept */
+    ck_assert_int_eq(scratch_remove(root), 0);
+}
+END_TEST
+
+/* A solutions run that did not time its kernel (--quick) keeps no peak: its need, without the timed run's buffers,
+   would cap a later timed run below what it needs (lab 7's timed run was stopped at 1 GiB after a --quick run had
+   kept 254 MiB). A whole run's peak is kept, and a smaller one after it changes nothing. */
+START_TEST(a_quick_runs_peak_is_not_the_need)
+{
+    char root[] = "/tmp/clkit-root-XXXXXX", run[256], why[256];
+    ck_assert_ptr_nonnull(mkdtemp(root));
+    ck_assert_int_eq(scratch_open_run(root, root, "lab7", run, sizeof run, why, sizeof why), 0);
+    plant(run, ".clkit-peak", "266207232\n");
+    scratch_close_run(root, root, "lab7", "transpose", 0);
+    ck_assert_int_eq(scratch_memory_limit(root, "lab7"), SANDBOX_MEMORY_DEFAULT);
+    ck_assert_int_eq(scratch_open_run(root, root, "lab7", run, sizeof run, why, sizeof why), 0);
+    plant(run, ".clkit-peak", "734003200\n");
+    scratch_close_run(root, root, "lab7", "transpose", 1);
+    ck_assert_int_eq(scratch_open_run(root, root, "lab7", run, sizeof run, why, sizeof why), 0);
+    plant(run, ".clkit-peak", "266207232\n");
+    scratch_close_run(root, root, "lab7", "transpose", 1);
+    ck_assert_int_eq(scratch_memory_limit(root, "lab7"), (size_t)1400 << 20);
     ck_assert_int_eq(scratch_remove(root), 0);
 }
 END_TEST
@@ -179,6 +201,7 @@ Suite *scratch_suite(void)
     Suite *s = suite_create("scratch");
     TCase *tc = tcase_create("copies");
     tcase_add_test(tc, plain_files_are_copied);
+    tcase_add_test(tc, a_quick_runs_peak_is_not_the_need);
     tcase_add_test(tc, links_and_special_files_are_refused);
     tcase_add_test(tc, too_many_files_are_refused);
     tcase_add_test(tc, untrusted_files_are_read_with_care);

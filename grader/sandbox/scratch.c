@@ -193,6 +193,8 @@ int scratch_stage_kit(const char *root, const char *scratch, char *why, size_t s
 #define TRUSTED_CACHES "build/kit-kernel-cache" /* a new name: caches kept by earlier graders held solutions */
 #define POCL_CACHE "pocl-cache"
 #define PEAK_FILE ".clkit-peak" /* what sandbox.c notes in the run folder */
+/* The kept peak of a whole run (its timed run too): a new name, since graders before kept --quick runs' peaks too */
+#define KEPT_PEAK "whole-run-peak"
 
 static void trusted_path(const char *root, const char *name, const char *part, char *path, size_t size)
 {
@@ -291,7 +293,8 @@ static void keep_peak(const char *run, const char *trusted_peak)
     free(kept);
 }
 
-void scratch_close_run(const char *root, const char *scratch, const char *name, const char *submitted_kernel)
+void scratch_close_run(const char *root, const char *scratch, const char *name, const char *submitted_kernel,
+                       int whole)
 {
     char run[4200], cache[4300], trusted[4200];
     snprintf(run, sizeof run, "%s/run-%s", scratch, name);
@@ -302,8 +305,9 @@ void scratch_close_run(const char *root, const char *scratch, const char *name, 
         mkdir(trusted, 0755);
         snprintf(trusted, sizeof trusted, "%s/" TRUSTED_CACHES "/%s", root, name);
         mkdir(trusted, 0755);
-        trusted_path(root, name, "peak", trusted, sizeof trusted);
-        keep_peak(run, trusted);
+        trusted_path(root, name, KEPT_PEAK, trusted, sizeof trusted);
+        if (whole) /* a --quick run's peak, without the timed run's buffers, would cap a timed run below its need */
+            keep_peak(run, trusted);
         trusted_path(root, name, POCL_CACHE, trusted, sizeof trusted);
         snprintf(cache, sizeof cache, "%s/" POCL_CACHE, run);
         keep_kit_programs(cache, trusted, submitted_kernel);
@@ -316,7 +320,7 @@ size_t scratch_memory_limit(const char *root, const char *name)
     char path[4200];
     size_t length = 0, need;
     char *peak;
-    trusted_path(root, name, "peak", path, sizeof path);
+    trusted_path(root, name, KEPT_PEAK, path, sizeof path);
     if (!(peak = scratch_read_untrusted(path, 64, &length)))
         return SANDBOX_MEMORY_DEFAULT;
     need = (size_t)strtoull(peak, NULL, 10) * 2;

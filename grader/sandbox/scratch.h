@@ -18,9 +18,11 @@ int scratch_open_run(const char *root, const char *scratch, const char *name, ch
                      size_t size);
 
 /* Removes the run folder of name. In a run of the kit's own solutions (submitted_kernel: the lab's kernel name,
-   else NULL), first keeps the run's peak memory as the runs' measured need, and the cached programs of the kit's
-   own kernels (none holding submitted_kernel) as the trusted cache. */
-void scratch_close_run(const char *root, const char *scratch, const char *name, const char *submitted_kernel);
+   else NULL), first keeps the cached programs of the kit's own kernels (none holding submitted_kernel) as the
+   trusted cache and, where the run did all of its lab's work (whole: its timed run too, the largest), its peak
+   memory as the runs' measured need. */
+void scratch_close_run(const char *root, const char *scratch, const char *name, const char *submitted_kernel,
+                       int whole);
 
 /* The memory cap of runs named name: twice the kit's solution's measured peak (at least SANDBOX_MEMORY_FLOOR), or
    SANDBOX_MEMORY_DEFAULT where it was never measured. */
