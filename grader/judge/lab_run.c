@@ -470,10 +470,29 @@ static void select_structure(const struct lab_run *r, const struct case_log *log
         selected[cheapest] = 1;
 }
 
-/* Marks the reference judge's cases (--sanitize: every small exact case within STRUCTURE_CASE_S). The sample is drawn
-   from structure, not from case numbers: for each tiling or work-group size, small cases with three tiles or more along
-   each tiled dimension (K included) and a partial last one, wherever one is within reach, and the variant's cheapest
-   case otherwise; then each small shape under one of the variants in turn, within SAMPLE_FILL_S. */
+/* Whether case i is the first of its variant in the log. */
+static int first_of_variant(const struct case_log *log, size_t i)
+{
+    for (size_t j = 0; j < i; j++)
+        if (same_variant(&log->cases[i], &log->cases[j]))
+            return 0;
+    return 1;
+}
+
+/* Whether a case of case first's variant is selected. */
+static int variant_selected(const struct case_log *log, size_t first, const int *selected)
+{
+    for (size_t i = 0; i < log->count; i++)
+        if (selected[i] && same_variant(&log->cases[first], &log->cases[i]))
+            return 1;
+    return 0;
+}
+
+/* Marks the reference judge's cases (--sanitize: every small exact case within STRUCTURE_CASE_S, and for a variant with
+   none, its cheapest: never less than the sample). The sample is drawn from structure, not from case numbers: for each
+   tiling or work-group size, small cases with three tiles or more along each tiled dimension (K included) and a partial
+   last one, wherever one is within reach, and the variant's cheapest case otherwise; then each small shape under one of
+   the variants in turn, within SAMPLE_FILL_S. */
 static void select_reference(const struct lab_run *r, const struct case_log *log, int *selected)
 {
     double spent = 0.0;
@@ -481,15 +500,19 @@ static void select_reference(const struct lab_run *r, const struct case_log *log
     for (size_t i = 0; i < log->count; i++)
         selected[i] = r->g->config.sanitize && small_exact(&log->cases[i]) &&
                       expected_seconds(r, &log->cases[i]) <= STRUCTURE_CASE_S;
+    for (size_t i = 0; i < log->count; i++) {
+        if (!first_of_variant(log, i))
+            continue;
+        if (!r->g->config.sanitize)
+            select_structure(r, log, i, selected);
+        else if (!variant_selected(log, i, selected)) { /* never less than the sample: its cheapest case at least */
+            long cheapest = next_structural(r, log, i, selected, 0, 1);
+            if (cheapest >= 0)
+                selected[cheapest] = 1;
+        }
+    }
     if (r->g->config.sanitize)
         return;
-    for (size_t i = 0; i < log->count; i++) {
-        int first_of_variant = 1;
-        for (size_t j = 0; j < i && first_of_variant; j++)
-            first_of_variant = !same_variant(&log->cases[i], &log->cases[j]);
-        if (first_of_variant)
-            select_structure(r, log, i, selected);
-    }
     for (size_t first = 0, end; first < log->count; first = end, shape++) {
         for (end = first + 1; end < log->count && same_shape(&log->cases[first], &log->cases[end]); end++)
             ;
