@@ -51,20 +51,31 @@ static const struct perf_rule *rule_of(const struct lab_run *r)
     return &r->profile.labs[registry_index(r->lab)];
 }
 
-/* Asks the runner to time the kernel on the profile's timing case; returns 0, or -1 when the runner is gone. */
-static int ask_timing(struct lab_run *r, int runs, struct grade_case *c, struct wire_perf_done *done)
+/* The timing request of the lab's timing case (into c too): runs comparisons (calibration), else one. */
+static void timing_request(struct lab_run *r, int runs, struct grade_case *c, struct wire_perf *request)
 {
     const struct grade_lab_spec *lab = r->lab;
-    struct wire_perf request = {.seed = r->seed, .compare = lab->perf.baseline_file != NULL, .runs = runs,
-                                .budget_s = r->hello.is_gpu ? (runs > 1 ? 4.0 : 3.0) : (runs > 1 ? 8.0 : 4.0),
-                                .min_speedup = rule_of(r)->min_speedup,
-                                .peak = lab->family->work_is_flops ? WIRE_PEAK_FMA : WIRE_PEAK_COPY,
-                                .copy_n = r->profile.vector_n, .clblast = lab->family->work_is_flops,
-                                .further = r->g->config.bench && lab->perf.further.file};
-    struct wire_message m;
+    memset(request, 0, sizeof *request); /* padding too: the runner compares a staged request byte for byte */
+    request->seed = r->seed;
+    request->compare = lab->perf.baseline_file != NULL;
+    request->runs = runs;
+    request->budget_s = r->hello.is_gpu ? (runs > 1 ? 4.0 : 3.0) : (runs > 1 ? 8.0 : 4.0);
+    request->min_speedup = rule_of(r)->min_speedup;
+    request->peak = lab->family->work_is_flops ? WIRE_PEAK_FMA : WIRE_PEAK_COPY;
+    request->copy_n = r->profile.vector_n;
+    request->clblast = lab->family->work_is_flops;
+    request->further = r->g->config.bench && lab->perf.further.file;
     profile_timing_case(lab, &r->profile, c);
-    request.c = *c;
-    if (session_ask(&r->session, WIRE_PERF, &request, sizeof request, WIRE_PERF_DONE, sizeof *done, &m) != 0 ||
+    memcpy(&request->c, c, sizeof *c);
+}
+
+/* Sends request (type WIRE_PERF_STAGE or WIRE_PERF) and waits for its reply into done; returns 0, or -1 when the
+   runner is gone. */
+static int ask(struct lab_run *r, uint32_t type, const struct wire_perf *request, struct wire_perf_done *done)
+{
+    struct wire_message m;
+    uint32_t want = type == WIRE_PERF_STAGE ? WIRE_PERF_STAGED : WIRE_PERF_DONE;
+    if (session_ask(&r->session, type, request, sizeof *request, want, sizeof *done, &m) != 0 ||
         m.length != sizeof *done) {
         wire_message_free(&m);
         r->session.broken = 1;
@@ -74,6 +85,14 @@ static int ask_timing(struct lab_run *r, int runs, struct grade_case *c, struct 
     done->why[sizeof done->why - 1] = '\0';
     wire_message_free(&m);
     return 0;
+}
+
+/* Asks the runner to time the kernel on the profile's timing case; returns 0, or -1 when the runner is gone. */
+static int ask_timing(struct lab_run *r, int runs, struct grade_case *c, struct wire_perf_done *done)
+{
+    struct wire_perf request;
+    timing_request(r, runs, c, &request);
+    return ask(r, WIRE_PERF, &request, done);
 }
 
 /* ask_timing, waiting while the device has no memory for the timing's buffers (another process holds it), the
@@ -263,14 +282,12 @@ static void busy_before(const struct lab_run *r, char *busy, size_t size)
 }
 
 /* Times the kernel and judges it into text and metrics; returns the outcome. */
-static enum outcome time_and_judge(struct lab_run *r, struct case_log *log, char *text, char *metrics,
-                                   size_t metrics_size)
+static enum outcome time_and_judge(struct lab_run *r, struct case_log *log, const char *busy, char *text,
+                                   char *metrics, size_t metrics_size)
 {
-    static char busy[256];
     struct wire_perf_done done;
     struct grade_case c;
     int here = course_grades_on(&r->g->course, r->hello.device_name);
-    busy_before(r, busy, sizeof busy);
     if (ask_timing_patiently(r, 1, &c, &done) != 0) {
         struct sandbox_outcome outcome;
         char how[256];
@@ -302,6 +319,19 @@ double runperf_seconds(void)
     return perf_seconds;
 }
 
+/* What goes before the exclusive hold, beside other workers' device work: the timing set up in the runner (its
+   inputs made and uploaded, the baseline built), and the busy check (another program's processes, not ours),
+   into busy. The hold is then the timing's alone. */
+static void stage_timing(struct lab_run *r, char *busy, size_t size)
+{
+    struct wire_perf request;
+    struct wire_perf_done staged;
+    struct grade_case c;
+    timing_request(r, 1, &c, &request);
+    (void)ask(r, WIRE_PERF_STAGE, &request, &staged); /* a runner gone meanwhile fails the timing after it */
+    busy_before(r, busy, size);
+}
+
 static void perf_test(struct lab_run *r, const char *not_timed, struct case_log *log, struct grade_lab_result *result)
 {
     static char text[TEXT_SIZE], metrics[320];
@@ -319,13 +349,15 @@ static void perf_test(struct lab_run *r, const char *not_timed, struct case_log 
         add_perf(result, r, OUTCOME_PENDING, text, "");
         return;
     }
+    static char busy[256];
+    stage_timing(r, busy, sizeof busy);
     /* Alone on the device: no other worker's kernel beside it, and so none that the busy check could see. */
     double waited = device_lock_waited_s();
     enum device_lock_mode held = device_lock_take(r->g->config.device_lock, DEVICE_LOCK_ALONE);
     waited = device_lock_waited_s() - waited; /* the runner sat idle meanwhile: its deadline moves on as much */
     r->session.child.deadline += waited;
     r->session.started_at += waited;
-    outcome = time_and_judge(r, log, text, metrics, sizeof metrics);
+    outcome = time_and_judge(r, log, busy, text, metrics, sizeof metrics);
     device_lock_restore(r->g->config.device_lock, held);
     add_perf(result, r, outcome, text, metrics);
 }

@@ -19,6 +19,15 @@
 
 #define REQUEST_LIMIT 4096
 
+/* A timing set up ahead of the judge's exclusive hold on the device (inputs made and uploaded, the baseline built),
+   for the request it was set up for. */
+struct staged {
+    int ready;
+    struct wire_perf request;
+    struct perf_kernel student, baseline;
+    cl_program baseline_program;
+};
+
 struct runner {
     const struct grade_lab_spec *lab;
     struct wire_job job;
@@ -26,6 +35,7 @@ struct runner {
     struct built built;
     float *timed;        /* the last timed run's result, for the judge's check */
     size_t timed_length;
+    struct staged staged;
 };
 
 static int reply(uint32_t type, const void *head, size_t length, const char *text)
@@ -182,19 +192,13 @@ cleanup:
     return status;
 }
 
-static void time_kernel(struct runner *r, const struct wire_perf *request, struct perf_kernel *student,
-                        struct wire_perf_done *done)
+/* Times the staged kernels as request asks, into done. */
+static void time_kernel(struct runner *r, const struct wire_perf *request, struct wire_perf_done *done)
 {
-    struct perf_kernel baseline;
-    cl_program program = NULL;
+    struct perf_kernel *student = &r->staged.student;
     const struct grade_case *c = &request->c;
-    memset(&baseline, 0, sizeof baseline);
-    if (!request->compare)
-        done->status = time_alone(r, student, done);
-    else if (setup_baseline(r, c, &program, &baseline, done->why, sizeof done->why) == 0)
-        done->status = compare_runs(r, request, student, &baseline, done);
-    else
-        done->status = CL_INVALID_PROGRAM;
+    done->status = request->compare ? compare_runs(r, request, student, &r->staged.baseline, done)
+                                    : time_alone(r, student, done);
     /* Before CLBlast, which writes its own product into the same C. */
     if (done->status == CL_SUCCESS && (done->status = keep_timed(r, student)) != CL_SUCCESS)
         snprintf(done->why, sizeof done->why, "the timed run's result could not be read back (%s)",
@@ -208,11 +212,42 @@ static void time_kernel(struct runner *r, const struct wire_perf *request, struc
                                             c->dims[0], c->dims[1], c->dims[2]);
     if (done->status == CL_SUCCESS && request->further)
         done->further_ms = time_further(r, c);
-    perf_release(&baseline);
-    if (baseline.kernel)
-        clReleaseKernel(baseline.kernel);
-    if (program)
-        clReleaseProgram(program);
+}
+
+/* Releases what stage set up. */
+static void unstage(struct runner *r)
+{
+    struct staged *s = &r->staged;
+    perf_release(&s->student);
+    perf_release(&s->baseline);
+    if (s->baseline.kernel)
+        clReleaseKernel(s->baseline.kernel);
+    if (s->baseline_program)
+        clReleaseProgram(s->baseline_program);
+    memset(s, 0, sizeof *s);
+}
+
+/* Sets up request's timing: the student's kernel on the timing case's inputs, and the baseline where it compares;
+   returns the status, with why where it failed. */
+static cl_int stage(struct runner *r, const struct wire_perf *request, char *why, size_t size)
+{
+    struct staged *s = &r->staged;
+    struct grade_case c = request->c;
+    cl_int status = CL_SUCCESS;
+    unstage(r);
+    s->request = *request;
+    c.no_reference = 1;
+    s->student.sequence = builds_kernels(&r->built, c.tile);
+    s->student.kernel = s->student.sequence[0];
+    if (r->lab->family->prepare(&c, request->seed, &s->student.launch) != 0 ||
+        (status = perf_setup(&r->env, &s->student)) != CL_SUCCESS) {
+        status = status ? status : CL_OUT_OF_HOST_MEMORY;
+        snprintf(why, size, "the timing case could not be set up on this device (%s)", clk_error_name(status));
+    } else if (request->compare &&
+               setup_baseline(r, &request->c, &s->baseline_program, &s->baseline, why, size) != 0)
+        status = CL_INVALID_PROGRAM;
+    s->ready = status == CL_SUCCESS;
+    return status;
 }
 
 static void run_spot(struct runner *r, const struct wire_spot *request)
@@ -228,26 +263,26 @@ static void run_spot(struct runner *r, const struct wire_spot *request)
     wire_send(WIRE_REPLY_FD, WIRE_SPOT_DONE, &done, sizeof done, values, done.count * sizeof(float));
 }
 
+/* Sets up a timing while other work may run on the device, so that the judge's exclusive hold is the timing's. */
+static void run_stage(struct runner *r, const struct wire_perf *request)
+{
+    struct wire_perf_done done;
+    memset(&done, 0, sizeof done);
+    done.status = stage(r, request, done.why, sizeof done.why);
+    reply(WIRE_PERF_STAGED, &done, sizeof done, NULL);
+}
+
+/* Times the kernel: on what run_stage set up for the same request, else set up now. */
 static void run_perf(struct runner *r, const struct wire_perf *request)
 {
     struct wire_perf_done done;
-    struct perf_kernel student;
-    struct grade_case c = request->c;
     memset(&done, 0, sizeof done);
-    memset(&student, 0, sizeof student);
     done.runs = request->runs < 1 ? 1 : request->runs > WIRE_MAX_RUNS ? WIRE_MAX_RUNS : request->runs;
-    c.no_reference = 1;
-    student.sequence = builds_kernels(&r->built, c.tile);
-    student.kernel = student.sequence[0];
-    if (r->lab->family->prepare(&c, request->seed, &student.launch) != 0 ||
-        (done.status = perf_setup(&r->env, &student)) != CL_SUCCESS) {
-        done.status = done.status ? done.status : CL_OUT_OF_HOST_MEMORY;
-        snprintf(done.why, sizeof done.why, "the timing case could not be set up on this device (%s)",
-                 clk_error_name(done.status));
-    } else {
-        time_kernel(r, request, &student, &done);
-    }
-    perf_release(&student);
+    if (!r->staged.ready || memcmp(&r->staged.request, request, sizeof *request) != 0)
+        done.status = stage(r, request, done.why, sizeof done.why);
+    if (done.status == CL_SUCCESS)
+        time_kernel(r, request, &done);
+    unstage(r);
     reply(WIRE_PERF_DONE, &done, sizeof done, NULL);
 }
 
@@ -292,6 +327,8 @@ static void serve(struct runner *r)
     while (wire_recv_blocking(STDIN_FILENO, REQUEST_LIMIT, &m) == 0) {
         if (m.type == WIRE_CASE && m.length == sizeof(struct wire_case))
             run_case(r, (const struct wire_case *)m.data);
+        else if (m.type == WIRE_PERF_STAGE && m.length == sizeof(struct wire_perf))
+            run_stage(r, (const struct wire_perf *)m.data);
         else if (m.type == WIRE_PERF && m.length == sizeof(struct wire_perf))
             run_perf(r, (const struct wire_perf *)m.data);
         else if (m.type == WIRE_SPOT && m.length == sizeof(struct wire_spot))
@@ -323,6 +360,7 @@ int main(void)
         return 2;
     if (build(&r) == 0)
         serve(&r);
+    unstage(&r);
     builds_release(&r.built);
     free(r.timed);
     clk_env_release(&r.env);

@@ -22,7 +22,9 @@ enum wire_type {
     WIRE_PERF_DONE, /* runner: the timings */
     WIRE_END,       /* judge: exit */
     WIRE_SPOT,      /* judge: after a timing, the timed result's values at the sample a seed draws (spot.h) */
-    WIRE_SPOT_DONE  /* runner: those values */
+    WIRE_SPOT_DONE, /* runner: those values */
+    WIRE_PERF_STAGE, /* judge: set up the timing WIRE_PERF will ask for (inputs, baseline), not yet timing */
+    WIRE_PERF_STAGED /* runner: set up, or why not (a wire_perf_done's status and why) */
 };
 
 struct wire_job {
