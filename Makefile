@@ -156,8 +156,9 @@ setup:
 	@./setup
 
 # The kit's own tests: one Check runner over every tests/check_*.c, linked with common/ and the grader.
-# Programs the tests run, each its own main: the Oclgrind plugin's stride probe, a device-memory hog.
-TEST_PROGRAMS := build/tests/stride_probe build/tests/device_hog
+# Programs the tests run, each its own main: the Oclgrind plugin's stride probe, a device-memory hog; and a
+# measurement of how long a driver takes to start (docs/results/driver-starts-nvidia-h100.txt).
+TEST_PROGRAMS := build/tests/stride_probe build/tests/device_hog build/tests/driver_starts
 TEST_OBJ    := $(patsubst %.c,build/%.o,$(filter-out $(TEST_PROGRAMS:build/%=%.c),$(wildcard tests/*.c)))
 TEST_RUNNER := build/tests/run_tests
 GRADER_LIB_OBJ := $(filter-out build/grader/main.o,$(GRADER_OBJ))

@@ -280,8 +280,8 @@ static const struct {
     {"host/no-profiling", "lab1", "lab1 score: 7.0 / 10", "created without CL_QUEUE_PROFILING_ENABLE"},
     {"host/no-release", "lab1", "lab1 score: 7.0 / 10",
      "never released 1 context, 1 queue, 1 program, 1 kernel, 3 buffers"},
-    /* 16 times the work-groups the result needs: right values, 4 x 4 where 1 x 1 do. */
-    {"host/grid-not-divided", "lab8", "lab8 score: 12.0 / 14", "4 x 4 work-groups of 16 x 16 work-items where 1 x 1"},
+    /* 16 times the work-groups the result needs: right values, 8 x 12 where 2 x 3 do at the lab's size. */
+    {"host/grid-not-divided", "lab8", "lab8 score: 12.0 / 14", "8 x 12 work-groups of 16 x 16 work-items where 2 x 3"},
     /* Recognises the probe and writes the old probe's result (a - b) without running OpenCL. */
     {"host/probe-forger", "lab1", "lab1 score: 7.0 / 10", "it did not write that kernel's result"},
 };
