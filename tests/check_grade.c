@@ -541,6 +541,19 @@ START_TEST(host_mistake_costs_the_host_points)
 }
 END_TEST
 
+/* A right host program that asks for a launch's time before the launch has run (a user event holds it): OpenCL
+   answers CL_PROFILING_INFO_NOT_AVAILABLE though its queue profiles, as a busy device does to a program that asks
+   early. That is no queue without profiling: the host program keeps its points. */
+START_TEST(an_early_profiling_query_costs_nothing)
+{
+    char json[512], *output;
+    int status = grade_fixture("host/early-profiling-query", "lab1", "", &output, json, sizeof json);
+    ck_assert_msg(status == 0 && strstr(output, "lab1 score: 10.0 / 10") && strstr(output, "\u2713 host program") &&
+                  !strstr(output, "CL_QUEUE_PROFILING_ENABLE"), "status %d\n%s", status, output);
+    free(output);
+}
+END_TEST
+
 /* With Oclgrind broken (a program named oclgrind that runs the host on the ordinary device, as the real one does
    when its runtime is missing), the host program keeps its points and no check under Oclgrind is claimed. The fake
    lies outside the kit, which confined runs do not see. */
@@ -1114,6 +1127,7 @@ Suite *grade_suite(void)
     tcase_add_loop_test(tc, failure_names_its_cause, 0, (int)(sizeof causes / sizeof causes[0]));
     tcase_add_loop_test(tc, host_mistake_costs_the_host_points, 0,
                         (int)(sizeof host_mistakes / sizeof host_mistakes[0]));
+    tcase_add_test(tc, an_early_profiling_query_costs_nothing);
     tc = grade_case(s, GRADE_LAB10, 300);
     tcase_add_loop_test(tc, fixture_gets_its_verdict, first_fixture_of_lab10(), FIXTURE_COUNT);
     tcase_add_loop_test(tc, marked_kernel_gets_its_verdict, first_marked_of_lab10(), MARKED_COUNT);

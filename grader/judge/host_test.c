@@ -225,6 +225,8 @@ static void compare_output(const struct grade_lab_spec *lab, const size_t *dims,
 /* What a run's ledger (common/ledger.h) says it did with OpenCL. */
 struct ledger_view {
     int ended, queues, oclgrind_queues, no_profiling, launches, live_count;
+    int unprofiled_queues; /* queues created without CL_QUEUE_PROFILING_ENABLE: what no_profiling must come from
+                              to be the queue's fault (an event asked before it ran answers the same) */
     long forged;    /* the first line without the run's seal (from 1), 0 when every line has it */
     int too_long;   /* larger than LEDGER_KEPT: not read */
     char *text;     /* the unsealed lines, for the schedule (caller frees) */
@@ -288,7 +290,7 @@ static void read_ledger(const char *path, const uint64_t key[2], const size_t *e
         int profiling = 0, wpt = 1, count = 0;
         char kind[32];
         if (sscanf(line, "queue %d", &profiling) == 1) /* the queue's platform: "Oclgrind" under the judge */
-            v->queues++, v->oclgrind_queues += strstr(line, " Oclgrind") != NULL;
+            v->queues++, v->oclgrind_queues += strstr(line, " Oclgrind") != NULL, v->unprofiled_queues += !profiling;
         else if (strcmp(line, "no-profiling") == 0)
             v->no_profiling = 1;
         else if (sscanf(line, "launch %u %zu %zu %zu %zu %d", &dims, &g[0], &g[1], &l[0], &l[1], &wpt) == 6) {
@@ -568,7 +570,7 @@ static int run(const struct hostprog_job *job, struct host_run *h, const struct 
     read_ledger(h->ledger, h->key, extent, job->lab->host_grid_covers, &v);
     snprintf(head, sizeof head, "%s (--size %s --seed %s): ", check->what, check->size, seed);
     reason[0] = '\0';
-    if (v.no_profiling && !check->simulated) {
+    if (v.no_profiling && v.unprofiled_queues && !check->simulated) {
         snprintf(reason, size, "%sits command queue was created without CL_QUEUE_PROFILING_ENABLE: "
                  "clGetEventProfilingInfo answered CL_PROFILING_INFO_NOT_AVAILABLE, so it has no kernel time (create "
                  "the queue with that property)", head);
