@@ -665,7 +665,7 @@ START_TEST(scan_host_programs)
     free(output);
     status = grade("--quick --submission tests/fixtures/host/lab11-no-scan-sums lab11", &output);
     ck_assert_msg(status == 1 && strstr(output, "lab11 score: 12.0 / 14") &&
-                  strstr(output, "\u2717 host program     0.0/2    the lab's size"), "status %d\n%s", status, output);
+                  strstr(output, "\u2717 host program     0.0/2    at the lab's size"), "status %d\n%s", status, output);
     free(output);
 }
 END_TEST

@@ -42,6 +42,7 @@ struct host_run {
     int schedule_checked;       /* lab 12: the lab's size ran and its schedule was judged */
     int schedule_passed;
     char schedule[3200];        /* what the schedule's judgement found */
+    int simulated_stood;        /* the run under Oclgrind reached its device: its verdict stands */
 };
 
 /* The last lines of what the program printed, for the reason. */
@@ -196,6 +197,7 @@ static int prepare(const struct hostprog_job *job, struct host_run *h, char *rea
 struct host_check {
     const char *size;
     int probe;        /* given the probe (judge/host_probe.h) under the lab's kernel name, with a secret of its own */
+    int fallback;     /* run only where the run under Oclgrind did not stand (not installed, or the judge failed) */
     const char *what; /* for the report: "a small size, ..." */
     int simulated;    /* run under Oclgrind, whose findings fail it */
 };
@@ -433,12 +435,14 @@ static int simulated_findings(const struct host_run *h, char *text, size_t size)
 
 /* The verdict of the run under Oclgrind, which stands only when it ran on Oclgrind's device; *note says what the
    check found, or why it did not run (the judge's failure costs nothing). */
-static int simulated_verdict(const struct host_run *h, const struct ledger_view *v, const struct sandbox_outcome *o,
+static int simulated_verdict(struct host_run *h, const struct ledger_view *v, const struct sandbox_outcome *o,
                              int passed, const char *head, char *reason, size_t size, const char **note)
 {
     char found[6400], how[256];
     static char why[512];
+    h->simulated_stood = 0;
     if (simulated_findings(h, found, sizeof found) > 0) {
+        h->simulated_stood = 1;
         if (passed)
             snprintf(reason, size, "%s%s", head, found);
         else
@@ -459,6 +463,7 @@ static int simulated_verdict(const struct host_run *h, const struct ledger_view 
         *note = why;
         return 1;
     }
+    h->simulated_stood = 1;
     *note = passed ? "under Oclgrind no bad access" : *note;
     return passed;
 }
@@ -541,7 +546,7 @@ static int run(const struct hostprog_job *job, struct host_run *h, const struct 
                size_t size, const char **note)
 {
     const struct grading *g = job->g;
-    char seed[32], how[256], head[256], setting[PATH_MAX + 128], key_path[sizeof h->ledger + 8];
+    char seed[32], how[256], head[256], wrong_head[512], setting[PATH_MAX + 128], key_path[sizeof h->ledger + 8];
     char *argv[20];
     size_t dims[3] = {0, 0, 0}, extent[2];
     float secret = 0.0f;
@@ -569,6 +574,9 @@ static int run(const struct hostprog_job *job, struct host_run *h, const struct 
     grid_extent(job->lab, dims, extent);
     read_ledger(h->ledger, h->key, extent, job->lab->host_grid_covers, &v);
     snprintf(head, sizeof head, "%s (--size %s --seed %s): ", check->what, check->size, seed);
+    snprintf(wrong_head, sizeof wrong_head, "%s%s (--size %s --seed %s): ", check->what,
+             check->probe ? ", which computes something else, it did not write that kernel's result (does it run "
+                            "the kernel --kernel names?)" : "", check->size, seed);
     reason[0] = '\0';
     if (v.no_profiling && v.unprofiled_queues && !check->simulated) {
         snprintf(reason, size, "%sits command queue was created without CL_QUEUE_PROFILING_ENABLE: "
@@ -578,10 +586,10 @@ static int run(const struct hostprog_job *job, struct host_run *h, const struct 
         sandbox_describe(&outcome, p.timeout_s, how, sizeof how);
         snprintf(reason, size, "%s%s/%s/host %s\nits output ends with:\n%s", head, g->source_dir, job->lab->name, how,
                  tail_of(outcome.output, OUTPUT_KEPT));
-    } else if (!(passed = check_output(job, h, check, secret, outcome.code, reason + strlen(head),
-                                       size - strlen(head)))) {
-        memcpy(reason, head, strlen(head));
-        schedule_cause(job, h, check, &v, head, reason, size);
+    } else if (!(passed = check_output(job, h, check, secret, outcome.code, reason + strlen(wrong_head),
+                                       size - strlen(wrong_head)))) {
+        memcpy(reason, wrong_head, strlen(wrong_head));
+        schedule_cause(job, h, check, &v, wrong_head, reason, size);
         clk_append(reason, size, "\nits output ends with:\n%s", tail_of(outcome.output, OUTPUT_KEPT));
     } else if (!check->simulated && ledger_fault(&v, reason + strlen(head), size - strlen(head))) {
         memcpy(reason, head, strlen(head));
@@ -591,8 +599,10 @@ static int run(const struct hostprog_job *job, struct host_run *h, const struct 
     free(v.text);
     if (check->simulated)
         passed = simulated_verdict(h, &v, &outcome, passed, head, reason, size, note);
-    /* An altered record is never Oclgrind's failure to load: the run fails with it. */
-    if (check->simulated && (v.forged || v.too_long) && ledger_fault(&v, reason + strlen(head), size - strlen(head))) {
+    /* An altered record is never Oclgrind's failure to load: the run fails with it; where the run stood, its ledger
+       is judged as a device run's is (the probe's run on the device is left out then). */
+    if (check->simulated && (v.forged || v.too_long || (passed && h->simulated_stood)) &&
+        ledger_fault(&v, reason + strlen(head), size - strlen(head))) {
         memcpy(reason, head, strlen(head));
         passed = 0;
     }
@@ -643,28 +653,28 @@ void host_test_run(const struct hostprog_job *job, struct grade_lab_result *resu
     char reason[REASON_SIZE] = "";
     const struct grade_lab_spec *lab = job->lab;
     const char *note = "not run under Oclgrind (not installed), so a __local argument too small goes unseen";
-    /* The lab's size, the probe kernel at a small size that is no multiple of the work-group size, and the same
-       under Oclgrind: a host program passes when it rounds its grid up, handles any size, runs the kernel it is
-       given, releases what it creates, launches the grid the lab asks for, and sets up every buffer and __local
-       argument at the size the kernel uses. Two runs on the device, not three: each starts a driver (a quarter of
-       a second on an H100, one process at a time), and the submitted kernel at a small size is the device cases'
-       work, the host's rounding the probe's (it reports the grid it ran with). */
-    struct host_check checks[] = {
-        {.size = lab->host_size, .what = "the lab's size"},
-        {.size = lab->host_small, .probe = 1,
-         .what = "with a kernel of the grader's in place of the lab's, which computes something else, it did not "
-                 "write that kernel's result (does it run the kernel --kernel names?)"},
-        /* With the probe, the kit's own kernel, so that a bug of the submitted kernel is not charged twice. */
-        {.size = lab->host_small, .probe = 1,
-         .what = "under Oclgrind, the reference judge, with a kernel of the grader's", .simulated = 1},
+    /* The lab's size on the device, then the probe kernel at a small size that is no multiple of the work-group
+       size under Oclgrind: a host program passes when it rounds its grid up, handles any size, runs the kernel it
+       is given, releases what it creates, launches the grid the lab asks for, and sets up every buffer and __local
+       argument at the size the kernel uses. The probe runs on the device only where the run under Oclgrind did not
+       stand (not installed, or the judge failed): each device run starts a driver (a quarter of a second on an
+       H100, one process at a time; half a second of CPU on PoCL), and the submitted kernel at a small size is the
+       device cases' work. With the probe, the kit's own kernel, so that a bug of the submitted kernel is not charged
+       twice. */
+    const struct host_check checks[] = {
+        {.size = lab->host_size, .what = "at the lab's size"},
+        {.size = lab->host_small, .probe = 1, .simulated = 1,
+         .what = "under Oclgrind, the reference judge, with a kernel of the grader's in place of the lab's"},
+        {.size = lab->host_small, .probe = 1, .fallback = 1,
+         .what = "on the device, with a kernel of the grader's in place of the lab's"},
     };
-    size_t count = sizeof checks / sizeof checks[0] - (sanitize_available() ? 0 : 1);
     int passed = 0;
     memset(&h, 0, sizeof h);
     if (prepare(job, &h, reason, sizeof reason) == 0) {
         passed = 1;
-        for (size_t i = 0; passed && i < count; i++)
-            passed = run_patiently(job, &h, &checks[i], reason, sizeof reason, &note);
+        for (size_t i = 0; passed && i < sizeof checks / sizeof checks[0]; i++)
+            if (!(checks[i].simulated && !sanitize_available()) && !(checks[i].fallback && h.simulated_stood))
+                passed = run_patiently(job, &h, &checks[i], reason, sizeof reason, &note);
         if (passed)
             snprintf(reason, sizeof reason, "--size %s and --size %s --seed %llu: all results right, every OpenCL "
                      "object released, the grid the lab asks for; with a kernel of the grader's it writes that "
