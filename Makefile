@@ -194,9 +194,11 @@ $(TEST_PROGRAMS): build/tests/%: build/tests/%.o $(LIB)
 # since many tests wait (on a deadline, a sleep, a hang's limit); each unit's log prints whole as it ends.
 # build/tests/run_tests alone runs every suite in one process, in turn.
 CHECK_JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
-# The build first, on every core (a plain make check is serial; the fresh build is part of its time).
+# The build first, on every core unless make was given -j (a plain make check would build serially, and the fresh
+# build is part of its time).
 check:
-	$(Q)$(MAKE) --no-print-directory -j$(shell nproc 2>/dev/null || echo 1) all $(TEST_RUNNER) $(TEST_PROGRAMS)
+	$(Q)$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || echo 1)) \
+	  all $(TEST_RUNNER) $(TEST_PROGRAMS)
 	$(TEST_RUNNER) --jobs $(CHECK_JOBS)
 else
 check:

@@ -7,24 +7,17 @@ commit=${1:-HEAD}
 k=${2:-3}
 case "$k" in *[!0-9]*|'') echo "usage: tests/load_make_check.sh [COMMIT [K]] (K: a count)" >&2; exit 2;; esac
 root=$(pwd)
+. "$root/tests/busy_loops.sh" || exit 2
 work=$(mktemp -d "${TMPDIR:-/tmp}/clkit-load-check.XXXXXX") || exit 2
 log="$work.log"
-loops=""
 stop() {
-    for pid in $loops; do kill "$pid" 2>/dev/null; done
-    for pid in $loops; do wait "$pid" 2>/dev/null; done
-    loops=""
+    busy_stop
     rm -rf "$work"
 }
 trap 'stop; exit 130' INT TERM
 trap stop EXIT
 git clone -q "$root" "$work/kit" && cd "$work/kit" && git checkout -q "$commit" || exit 2
-i=0
-while [ "$i" -lt "$k" ]; do
-    sh -c 'while :; do :; done' &
-    loops="$loops $!"
-    i=$((i + 1))
-done
+busy_start "$k"
 start=$(date +%s)
 make check >"$log" 2>&1
 status=$?

@@ -11,21 +11,10 @@ k=${2:-3}
 case "$n$k" in *[!0-9]*|'') echo "usage: tests/load_solutions.sh [N [K [GRADE OPTIONS]]] (N, K: counts)" >&2; exit 2;; esac
 [ -x ./grade ] || { echo "tests/load_solutions.sh: run it from the kit's root (no ./grade here)" >&2; exit 2; }
 
-loops=""
-stop_loops() {
-    for pid in $loops; do kill "$pid" 2>/dev/null; done
-    for pid in $loops; do wait "$pid" 2>/dev/null; done
-    loops=""
-}
-trap 'stop_loops; exit 130' INT TERM
-trap stop_loops EXIT
-
-i=0
-while [ "$i" -lt "$k" ]; do
-    sh -c 'while :; do :; done' &
-    loops="$loops $!"
-    i=$((i + 1))
-done
+. tests/busy_loops.sh
+trap 'busy_stop; exit 130' INT TERM
+trap busy_stop EXIT
+busy_start "$k"
 
 full=0
 run=1

@@ -198,7 +198,7 @@ struct host_check {
     const char *size;
     int probe;        /* given the probe (judge/host_probe.h) under the lab's kernel name, with a secret of its own */
     int fallback;     /* run only where the run under Oclgrind did not stand (not installed, or the judge failed) */
-    const char *what; /* for the report: "a small size, ..." */
+    const char *what; /* for the report: "at the lab's size", "under Oclgrind, ..." */
     int simulated;    /* run under Oclgrind, whose findings fail it */
 };
 

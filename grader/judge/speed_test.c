@@ -281,34 +281,36 @@ static void busy_before(const struct lab_run *r, char *busy, size_t size)
     }
 }
 
-/* Times the kernel and judges it into text and metrics; returns the outcome. */
-static enum outcome time_and_judge(struct lab_run *r, struct case_log *log, const char *busy, char *text,
-                                   char *metrics, size_t metrics_size)
+/* Times the kernel into c and done; returns 1 when it ran right and is to be reported, else 0 with the outcome in
+   *outcome and why in text. */
+static int time_kernel(struct lab_run *r, struct case_log *log, struct grade_case *c, struct wire_perf_done *done,
+                       char *text, enum outcome *outcome)
 {
-    struct wire_perf_done done;
-    struct grade_case c;
     int here = course_grades_on(&r->g->course, r->hello.device_name);
-    if (ask_timing_patiently(r, 1, &c, &done) != 0) {
-        struct sandbox_outcome outcome;
+    if (ask_timing_patiently(r, 1, c, done) != 0) {
+        struct sandbox_outcome ended;
         char how[256];
-        runlab_close(r, &outcome);
-        sandbox_describe(&outcome, r->g->config.timeout_s, how, sizeof how);
-        sandbox_outcome_free(&outcome);
+        runlab_close(r, &ended);
+        sandbox_describe(&ended, r->g->config.timeout_s, how, sizeof how);
+        sandbox_outcome_free(&ended);
         snprintf(text, TEXT_SIZE, "the kernel %s during this test, while it was timed", how);
-        return OUTCOME_NOT_MET;
+        *outcome = OUTCOME_NOT_MET;
+        return 0;
     }
-    if (done.status != CL_SUCCESS) {
+    if (done->status != CL_SUCCESS) {
         where_it_counts(r, text, TEXT_SIZE);
-        clk_append(text, TEXT_SIZE, "not timed: %s", done.why[0] ? done.why : clk_error_name(done.status));
+        clk_append(text, TEXT_SIZE, "not timed: %s", done->why[0] ? done->why : clk_error_name(done->status));
         /* No device memory for the timing's buffers is the device's state (a neighbour holds it), like a busy one. */
-        return here && done.status != CL_MEM_OBJECT_ALLOCATION_FAILURE ? OUTCOME_NOT_MET : OUTCOME_PENDING;
+        *outcome = here && done->status != CL_MEM_OBJECT_ALLOCATION_FAILURE ? OUTCOME_NOT_MET : OUTCOME_PENDING;
+        return 0;
     }
-    check_timed(r, &c, log);
+    check_timed(r, c, log);
     if (log->timed_wrong) {
         snprintf(text, TEXT_SIZE, "not reported: the timed run computed wrong results (see real cases)");
-        return OUTCOME_NOT_MET;
+        *outcome = OUTCOME_NOT_MET;
+        return 0;
     }
-    return report_timing(r, &c, &done, busy, text, metrics, metrics_size);
+    return 1;
 }
 
 /* Seconds this process has spent in runperf_test: where a grading's time goes (CLKIT_STAGE_TIMES). */
@@ -357,8 +359,16 @@ static void perf_test(struct lab_run *r, const char *not_timed, struct case_log 
     waited = device_lock_waited_s() - waited; /* the runner sat idle meanwhile: its deadline moves on as much */
     r->session.child.deadline += waited;
     r->session.started_at += waited;
-    outcome = time_and_judge(r, log, busy, text, metrics, sizeof metrics);
+    struct wire_perf_done done;
+    struct grade_case c;
+    int timed = time_kernel(r, log, &c, &done, text, &outcome);
     device_lock_restore(r->g->config.device_lock, held);
+    /* The busy check ran before the wait for the hold: one more look, after it, for a program that came meanwhile
+       (one that came after the timing only leaves a scored result undecided, never costs it a point). */
+    if (timed && !busy[0])
+        busy_device(r->hello.is_gpu, r->hello.device_name, busy, sizeof busy);
+    if (timed)
+        outcome = report_timing(r, &c, &done, busy, text, metrics, sizeof metrics);
     add_perf(result, r, outcome, text, metrics);
 }
 
