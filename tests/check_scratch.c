@@ -156,7 +156,7 @@ START_TEST(kept_caches_hold_the_kit_kernels_only)
     char root[] = "/tmp/clkit-root-XXXXXX", run[256], why[256];
     ck_assert_ptr_nonnull(mkdtemp(root));
     ck_assert_int_eq(scratch_memory_limit(root, "lab1"), SANDBOX_MEMORY_DEFAULT); /* never measured */
-    ck_assert_int_eq(scratch_open_run(root, root, "lab1", run, sizeof run, why, sizeof why), 0);
+    ck_assert_int_eq(scratch_open_run(root, root, "lab1", 0, run, sizeof run, why, sizeof why), 0);
     plant(run, "pocl-cache/AB/SOLUTION/vadd/64-1-1/vadd.so", "the solution's kernel");
     plant(run, "pocl-cache/AB/SOLUTION/program.bc", "the solution's program");
     plant(run, "pocl-cache/CD/UNLAUNCHED/program.bc", "a program never launched");
@@ -165,11 +165,35 @@ START_TEST(kept_caches_hold_the_kit_kernels_only)
     plant(run, ".clkit-peak", "734003200\n"); /* 700 MiB */
     scratch_close_run(root, root, "lab1", "vadd", 1);
     ck_assert_int_eq(scratch_memory_limit(root, "lab1"), (size_t)1400 << 20);
-    ck_assert_int_eq(scratch_open_run(root, root, "lab1", run, sizeof run, why, sizeof why), 0);
+    ck_assert_int_eq(scratch_open_run(root, root, "lab1", 0, run, sizeof run, why, sizeof why), 0);
     ck_assert_msg(exists(run, "pocl-cache/EF/BASELINE/copy_float4/256-1-1/copy_float4.so"), "the kit's cache was lost");
     ck_assert_msg(!exists(run, "pocl-cache/AB/SOLUTION") && !exists(run, "pocl-cache/CD/UNLAUNCHED"),
                   "a program that is not the kit's reached the next run");
     scratch_close_run(root, root, "lab1", NULL, 1); /* a student's run: nothing kept */
+    ck_assert_int_eq(scratch_remove(root), 0);
+}
+END_TEST
+
+/* Every program a solutions run built is kept for the next runs of the solutions, which then skip PoCL's builds;
+   a student's run never gets one (not even the solution's, which a copy of it would read), nor keeps any. */
+START_TEST(the_solutions_programs_reach_the_solutions_runs_only)
+{
+    char root[] = "/tmp/clkit-root-XXXXXX", run[256], why[256];
+    ck_assert_ptr_nonnull(mkdtemp(root));
+    ck_assert_int_eq(scratch_open_run(root, root, "lab4", 1, run, sizeof run, why, sizeof why), 0);
+    plant(run, "pocl-cache/AB/SOLUTION/dot_local/64-1-1/dot_local.so", "the solution's kernel");
+    plant(run, "pocl-cache/CD/UNLAUNCHED/program.bc", "a program never launched");
+    scratch_close_run(root, root, "lab4", "dot_local", 1);
+    ck_assert_int_eq(scratch_open_run(root, root, "lab4", 0, run, sizeof run, why, sizeof why), 0);
+    ck_assert_msg(!exists(run, "pocl-cache/AB/SOLUTION") && !exists(run, "pocl-cache/CD/UNLAUNCHED"),
+                  "a solution's program reached a student's run");
+    plant(run, "pocl-cache/EF/STUDENT/dot_local/64-1-1/dot_local.so", "a student's kernel");
+    scratch_close_run(root, root, "lab4", NULL, 1);
+    ck_assert_int_eq(scratch_open_run(root, root, "lab4", 1, run, sizeof run, why, sizeof why), 0);
+    ck_assert_msg(exists(run, "pocl-cache/AB/SOLUTION/dot_local/64-1-1/dot_local.so") &&
+                  exists(run, "pocl-cache/CD/UNLAUNCHED/program.bc"), "the solutions' programs were not kept");
+    ck_assert_msg(!exists(run, "pocl-cache/EF/STUDENT"), "a student's program reached the solutions' runs");
+    scratch_close_run(root, root, "lab4", NULL, 1);
     ck_assert_int_eq(scratch_remove(root), 0);
 }
 END_TEST
@@ -181,14 +205,14 @@ START_TEST(a_quick_runs_peak_is_not_the_need)
 {
     char root[] = "/tmp/clkit-root-XXXXXX", run[256], why[256];
     ck_assert_ptr_nonnull(mkdtemp(root));
-    ck_assert_int_eq(scratch_open_run(root, root, "lab7", run, sizeof run, why, sizeof why), 0);
+    ck_assert_int_eq(scratch_open_run(root, root, "lab7", 1, run, sizeof run, why, sizeof why), 0);
     plant(run, ".clkit-peak", "266207232\n");
     scratch_close_run(root, root, "lab7", "transpose", 0);
     ck_assert_int_eq(scratch_memory_limit(root, "lab7"), SANDBOX_MEMORY_DEFAULT);
-    ck_assert_int_eq(scratch_open_run(root, root, "lab7", run, sizeof run, why, sizeof why), 0);
+    ck_assert_int_eq(scratch_open_run(root, root, "lab7", 1, run, sizeof run, why, sizeof why), 0);
     plant(run, ".clkit-peak", "734003200\n");
     scratch_close_run(root, root, "lab7", "transpose", 1);
-    ck_assert_int_eq(scratch_open_run(root, root, "lab7", run, sizeof run, why, sizeof why), 0);
+    ck_assert_int_eq(scratch_open_run(root, root, "lab7", 1, run, sizeof run, why, sizeof why), 0);
     plant(run, ".clkit-peak", "266207232\n");
     scratch_close_run(root, root, "lab7", "transpose", 1);
     ck_assert_int_eq(scratch_memory_limit(root, "lab7"), (size_t)1400 << 20);
@@ -207,6 +231,7 @@ Suite *scratch_suite(void)
     tcase_add_test(tc, untrusted_files_are_read_with_care);
     tcase_add_test(tc, links_in_run_folders_are_not_followed);
     tcase_add_test(tc, kept_caches_hold_the_kit_kernels_only);
+    tcase_add_test(tc, the_solutions_programs_reach_the_solutions_runs_only);
     suite_add_tcase(s, tc);
     return s;
 }

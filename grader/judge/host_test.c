@@ -164,7 +164,7 @@ static int prepare(const struct hostprog_job *job, struct host_run *h, char *rea
     snprintf(src, sizeof src, "%s/%s", g->source_dir, job->lab->name);
     char name[64];
     snprintf(name, sizeof name, "%s%s", job->lab->name, HOSTPROG_RUN);
-    if (scratch_open_run(g->root, g->scratch, name, h->run, sizeof h->run, reason, size) != 0)
+    if (scratch_open_run(g->root, g->scratch, name, g->config.solutions, h->run, sizeof h->run, reason, size) != 0)
         return -1;
     h->memory_limit = scratch_memory_limit(g->root, name);
     snprintf(h->work, sizeof h->work, "%s/work-host", h->run);

@@ -79,7 +79,8 @@ static int stage(struct lab_run *r, char *why, size_t size)
     char work[PATH_MAX + 16], src[PATH_MAX + 32], dst[PATH_MAX + 48], kernel[PATH_MAX + 128];
     char name[64];
     snprintf(name, sizeof name, "%s%s", r->lab->name, r->mode == RUNLAB_REFERENCE ? RUNLAB_REFERENCE_RUN : "");
-    if (scratch_open_run(r->g->root, r->g->scratch, name, r->run_dir, sizeof r->run_dir, why, size) != 0)
+    if (scratch_open_run(r->g->root, r->g->scratch, name, r->g->config.solutions, r->run_dir, sizeof r->run_dir,
+                         why, size) != 0)
         return -1;
     snprintf(work, sizeof work, "%s/work", r->run_dir);
     snprintf(src, sizeof src, "%s/%s", r->g->source_dir, r->lab->name);

@@ -187,11 +187,14 @@ int scratch_stage_kit(const char *root, const char *scratch, char *why, size_t s
 }
 
 /* The kernel caches a run keeps in its folder (sandbox.c points PoCL's there) and the judge's trusted copies,
-   shared with later runs by hard links. Only programs of the kit's own kernels are ever kept (baselines, peaks):
-   never a solution's, which a student's run could read. NVIDIA's cache, an index rewritten in place that cannot
-   be sorted by program, is never kept. */
+   shared with later runs by hard links. Every run gets the programs of the kit's own kernels (baselines, peaks):
+   never a solution's, which a student's run could read. Only runs of the solutions themselves, which execute the
+   kit's code alone, also get every program the solutions' earlier runs built (SOLUTIONS_CACHE): regrading them
+   skips PoCL's builds, a second or more a lab. NVIDIA's cache, an index rewritten in place that cannot be sorted
+   by program, is never kept. */
 #define TRUSTED_CACHES "build/kit-kernel-cache" /* a new name: caches kept by earlier graders held solutions */
 #define POCL_CACHE "pocl-cache"
+#define SOLUTIONS_CACHE "solutions-pocl-cache"
 #define PEAK_FILE ".clkit-peak" /* what sandbox.c notes in the run folder */
 /* The kept peak of a whole run (its timed run too): a new name, since graders before kept --quick runs' peaks too */
 #define KEPT_PEAK "whole-run-peak"
@@ -201,13 +204,23 @@ static void trusted_path(const char *root, const char *name, const char *part, c
     snprintf(path, size, "%s/" TRUSTED_CACHES "/%s/%s", root, name, part);
 }
 
-int scratch_open_run(const char *root, const char *scratch, const char *name, char *run, size_t run_size, char *why,
-                     size_t size)
+/* Links the trusted cache part of runs named name into the run's PoCL cache, beside what is there. */
+static void link_cache(const char *root, const char *name, const char *part, const char *run)
 {
-    char cache[4200], trusted[4200];
+    char cache[4200], trusted[4200], why[256];
     struct stat st;
-    struct copy_rules r = {.give = 1, .link = sandbox_drops_privileges(), .file_mode = 0644,
+    struct copy_rules r = {.give = 1, .merge = 1, .link = sandbox_drops_privileges(), .file_mode = 0644,
                            .files_left = CACHE_FILES_LIMIT, .bytes_left = CACHE_BYTES_LIMIT, .shown = POCL_CACHE};
+    trusted_path(root, name, part, trusted, sizeof trusted);
+    snprintf(cache, sizeof cache, "%s/" POCL_CACHE, run);
+    if (stat(trusted, &st) == 0 && copy_tree(trusted, cache, &r, why, sizeof why) != 0)
+        scratch_remove(cache); /* a cold cache is slower, not wrong */
+}
+
+int scratch_open_run(const char *root, const char *scratch, const char *name, int solutions, char *run,
+                     size_t run_size, char *why, size_t size)
+{
+    struct stat st;
     snprintf(run, run_size, "%s/run-%s", scratch, name);
     if (lstat(run, &st) == 0 && S_ISDIR(st.st_mode))
         return 0;
@@ -215,10 +228,9 @@ int scratch_open_run(const char *root, const char *scratch, const char *name, ch
         snprintf(why, size, "cannot create %s: %s", run, strerror(errno));
         return -1;
     }
-    trusted_path(root, name, POCL_CACHE, trusted, sizeof trusted);
-    snprintf(cache, sizeof cache, "%s/" POCL_CACHE, run);
-    if (stat(trusted, &st) == 0 && copy_tree(trusted, cache, &r, why, size) != 0)
-        scratch_remove(cache); /* a cold cache is slower, not wrong */
+    link_cache(root, name, POCL_CACHE, run);
+    if (solutions)
+        link_cache(root, name, SOLUTIONS_CACHE, run);
     return 0;
 }
 
@@ -243,8 +255,9 @@ static int kit_program(const char *path, const char *submitted)
     return kernels > 0 && !theirs;
 }
 
-/* Adds the kit's own programs of the run's PoCL cache (bucket/program folders) to the trusted copy. */
-static void keep_kit_programs(const char *cache, const char *trusted, const char *submitted)
+/* Adds the programs of the run's PoCL cache (bucket/program folders) to the trusted copy: the kit's own (none holding
+   submitted), or every one where submitted is NULL. */
+static void keep_programs(const char *cache, const char *trusted, const char *submitted)
 {
     DIR *buckets = opendir(cache);
     struct dirent *b, *e;
@@ -259,7 +272,7 @@ static void keep_kit_programs(const char *cache, const char *trusted, const char
             struct copy_rules r = {.merge = 1, .file_mode = 0644, .files_left = CACHE_FILES_LIMIT,
                                    .bytes_left = CACHE_BYTES_LIMIT, .shown = POCL_CACHE};
             snprintf(program, sizeof program, "%s/%s", bucket, e->d_name);
-            if (e->d_name[0] == '.' || !kit_program(program, submitted))
+            if (e->d_name[0] == '.' || (submitted && !kit_program(program, submitted)))
                 continue;
             snprintf(kept, sizeof kept, "%s/%s", trusted, b->d_name);
             mkdir(trusted, 0755);
@@ -310,7 +323,9 @@ void scratch_close_run(const char *root, const char *scratch, const char *name, 
             keep_peak(run, trusted);
         trusted_path(root, name, POCL_CACHE, trusted, sizeof trusted);
         snprintf(cache, sizeof cache, "%s/" POCL_CACHE, run);
-        keep_kit_programs(cache, trusted, submitted_kernel);
+        keep_programs(cache, trusted, submitted_kernel);
+        trusted_path(root, name, SOLUTIONS_CACHE, trusted, sizeof trusted);
+        keep_programs(cache, trusted, NULL);
     }
     scratch_remove(run);
 }

@@ -12,15 +12,17 @@
 int scratch_stage_kit(const char *root, const char *scratch, char *why, size_t size);
 
 /* Opens the folder run-NAME for a confined run: made the first time, owned by the user confined code runs as,
-   with the trusted PoCL cache of runs named name (the kit's own kernels only) linked in; reused by the later runs
-   of the same lab of the same submission. Fills run (its path); returns 0, or -1 with why. */
-int scratch_open_run(const char *root, const char *scratch, const char *name, char *run, size_t run_size, char *why,
-                     size_t size);
+   with the trusted PoCL cache of runs named name (the kit's own kernels only) linked in, and where solutions is
+   set (the run executes the kit's solutions, no one else's code) the programs of the solutions' earlier runs too;
+   reused by the later runs of the same lab of the same submission. Fills run (its path); returns 0, or -1 with
+   why. */
+int scratch_open_run(const char *root, const char *scratch, const char *name, int solutions, char *run,
+                     size_t run_size, char *why, size_t size);
 
 /* Removes the run folder of name. In a run of the kit's own solutions (submitted_kernel: the lab's kernel name,
    else NULL), first keeps the cached programs of the kit's own kernels (none holding submitted_kernel) as the
-   trusted cache and, where the run did all of its lab's work (whole: its timed run too, the largest), its peak
-   memory as the runs' measured need. */
+   trusted cache, every cached program as the solutions' own cache, and, where the run did all of its lab's work
+   (whole: its timed run too, the largest), its peak memory as the runs' measured need. */
 void scratch_close_run(const char *root, const char *scratch, const char *name, const char *submitted_kernel,
                        int whole);
 
