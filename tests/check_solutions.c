@@ -33,7 +33,9 @@ START_TEST(solution_passes_every_size_and_seed)
             snprintf(command, sizeof command, "build/solutions/%s/host --size %s --seed %s", runs[_i].lab,
                      runs[_i].sizes[s], seeds[k]);
             status = run_in_kit(command, 120, &output);
-            ck_assert_msg(status == 0 && strncmp(output, "PASS", 4) == 0, "%s: status %d\n%s", command, status, output);
+            /* A line of its own: PoCL may print its compiler's warnings first ("loop not unrolled" on some CPUs). */
+            ck_assert_msg(status == 0 && (strncmp(output, "PASS", 4) == 0 || strstr(output, "\nPASS")),
+                          "%s: status %d\n%s", command, status, output);
             free(output);
         }
 }
