@@ -198,6 +198,42 @@ START_TEST(the_solutions_programs_reach_the_solutions_runs_only)
 }
 END_TEST
 
+/* The programs a run built from a submitted source, before it ran anything, reach a later run of that very source
+   only: another source and a source that includes a file get none, the kit's trusted programs are not kept with
+   them, and an entry once kept is never changed. */
+START_TEST(a_sources_builds_reach_the_same_source_only)
+{
+    char root[] = "/tmp/clkit-root-XXXXXX", run[256], why[256], command[512];
+    const char *source = "__kernel void vadd() {}\n", *other = "__kernel void vadd() { }\n";
+    const char *including = "#include \"helper.h\"\n__kernel void vadd() {}\n";
+    ck_assert_ptr_nonnull(mkdtemp(root));
+    ck_assert_int_eq(scratch_open_run(root, root, "lab1", 1, run, sizeof run, why, sizeof why), 0);
+    plant(run, "pocl-cache/KT/KIT/program.bc", "the kit's baseline");
+    plant(run, "pocl-cache/KT/KIT/vadd_base/64-1-1/vadd_base.so", "the kit's baseline, launched");
+    scratch_close_run(root, root, "lab1", "vadd", 1);
+    ck_assert_int_eq(scratch_open_run(root, root, "lab1", 0, run, sizeof run, why, sizeof why), 0);
+    ck_assert_msg(exists(run, "pocl-cache/KT/KIT/program.bc"), "the kit's program was not given");
+    plant(run, "pocl-cache/AB/BUILT/program.bc", "the submitted kernel, built");
+    scratch_keep_builds(root, "lab1", run, source, strlen(source));
+    scratch_keep_builds(root, "lab1", run, including, strlen(including));
+    plant(run, "pocl-cache/CD/LATER/program.bc", "planted after the entry was kept");
+    scratch_keep_builds(root, "lab1", run, source, strlen(source));
+    scratch_remove(run);
+    snprintf(command, sizeof command, "test -z \"$(find %s/build/kit-kernel-cache/lab1/submitted-builds -path '*/KT*')\" && "
+             "test $(ls %s/build/kit-kernel-cache/lab1/submitted-builds | wc -l) = 1", root, root);
+    ck_assert_msg(system(command) == 0, "the kit's program was kept with the source's, or the including source kept");
+    ck_assert_int_eq(scratch_open_run(root, root, "lab1", 0, run, sizeof run, why, sizeof why), 0);
+    scratch_link_builds(root, "lab1", run, other, strlen(other));
+    scratch_link_builds(root, "lab1", run, including, strlen(including));
+    ck_assert_msg(!exists(run, "pocl-cache/AB/BUILT"), "another source got the programs");
+    scratch_link_builds(root, "lab1", run, source, strlen(source));
+    ck_assert_msg(exists(run, "pocl-cache/AB/BUILT/program.bc"), "the same source did not get its program");
+    ck_assert_msg(!exists(run, "pocl-cache/CD/LATER"), "a kept entry changed");
+    scratch_remove(run);
+    ck_assert_int_eq(scratch_remove(root), 0);
+}
+END_TEST
+
 /* A solutions run that did not time its kernel (--quick) keeps no peak: its need, without the timed run's buffers,
    would cap a later timed run below what it needs (lab 7's timed run was stopped at 1 GiB after a --quick run had
    kept 254 MiB). A whole run's peak is kept, and a smaller one after it changes nothing. */
@@ -232,6 +268,7 @@ Suite *scratch_suite(void)
     tcase_add_test(tc, links_in_run_folders_are_not_followed);
     tcase_add_test(tc, kept_caches_hold_the_kit_kernels_only);
     tcase_add_test(tc, the_solutions_programs_reach_the_solutions_runs_only);
+    tcase_add_test(tc, a_sources_builds_reach_the_same_source_only);
     suite_add_tcase(s, tc);
     return s;
 }

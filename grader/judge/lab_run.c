@@ -78,7 +78,10 @@ static int stage(struct lab_run *r, char *why, size_t size)
 {
     char work[PATH_MAX + 16], src[PATH_MAX + 32], dst[PATH_MAX + 48], kernel[PATH_MAX + 128];
     char name[64];
+    struct stat st;
     snprintf(name, sizeof name, "%s%s", r->lab->name, r->mode == RUNLAB_REFERENCE ? RUNLAB_REFERENCE_RUN : "");
+    snprintf(r->run_dir, sizeof r->run_dir, "%s/run-%s", r->g->scratch, name);
+    int fresh = r->mode == RUNLAB_GRADE && lstat(r->run_dir, &st) != 0; /* no submitted code has run in it */
     if (scratch_open_run(r->g->root, r->g->scratch, name, r->g->config.solutions, r->run_dir, sizeof r->run_dir,
                          why, size) != 0)
         return -1;
@@ -88,7 +91,6 @@ static int stage(struct lab_run *r, char *why, size_t size)
     scratch_remove(work); /* each run starts from the submission as it was handed in */
     if (mkdir(work, 0755) != 0 || sandbox_give(work) != 0)
         return snprintf(why, size, "cannot create %s", work), -1;
-    struct stat st;
     if (stat(src, &st) != 0) {
         snprintf(why, size, "%s is missing: the submission has no %s folder (it holds %s and host.c)", src,
                  r->lab->name, r->lab->kernel_file);
@@ -102,7 +104,17 @@ static int stage(struct lab_run *r, char *why, size_t size)
                  r->lab->kernel_file);
         return 1;
     }
-    return rules_check_file(RULES_KERNEL, kernel, r->kernel_shown, why, size) != 0 ? 1 : 0;
+    if (rules_check_file(RULES_KERNEL, kernel, r->kernel_shown, why, size) != 0)
+        return 1;
+    /* The same source built before, by any run: its programs, kept before any submitted code ran (runlab_open). */
+    r->source = scratch_read_untrusted(kernel, SCRATCH_BYTES_LIMIT, &r->source_length);
+    if (r->source && r->mode == RUNLAB_GRADE)
+        scratch_link_builds(r->g->root, name, r->run_dir, r->source, r->source_length);
+    if (!fresh) {
+        free(r->source);
+        r->source = NULL;
+    }
+    return 0;
 }
 
 static void start_runner(struct lab_run *r, char *const wrapper[], int timeout_s, int refused)
@@ -196,6 +208,10 @@ int runlab_open(struct lab_run *r, char *const wrapper[], int timeout_s)
     start_runner(r, wrapper, timeout_s, staged > 0);
     hello_and_build(r);
     device_lock_restore(r->session.device_lock, held);
+    if (r->source && staged == 0 && !r->setup && !r->refusal) /* built, and nothing run yet */
+        scratch_keep_builds(r->g->root, r->lab->name, r->run_dir, r->source, r->source_length);
+    free(r->source);
+    r->source = NULL;
     r->session.cpu_paced |= r->hello.ok && !r->hello.is_gpu;
     if (staged > 0) {
         free(r->refusal);

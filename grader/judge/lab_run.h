@@ -46,6 +46,8 @@ struct lab_run {
     int slow_seen; /* a large case did not finish, and the cases went on without it */
     int unoptimised; /* the kernel is built with -cl-opt-disable (see compiler_recheck.h) */
     int build_stopped; /* the runner stopped while the device's compiler built the kernel (a crash, a limit) */
+    char *source;      /* the staged kernel's text, while its builds may be kept (a fresh run on the device) */
+    size_t source_length;
 };
 
 /* What one run made of each case of a lab, and where its runner stopped. */

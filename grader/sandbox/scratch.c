@@ -245,6 +245,131 @@ int scratch_open_run(const char *root, const char *scratch, const char *name, in
     return 0;
 }
 
+/* Programs built from a submitted kernel, kept by the source they were built from (scratch_keep_builds). */
+#define BUILDS_KEPT "submitted-builds"
+#define SOURCE_KEPT "source"
+
+/* FNV-1a: only names an entry; the entry's copy of the source, compared whole, decides. */
+static unsigned long long source_hash(const char *source, size_t length)
+{
+    unsigned long long h = 1469598103934665603ull;
+    for (size_t i = 0; i < length; i++)
+        h = (h ^ (unsigned char)source[i]) * 1099511628211ull;
+    return h;
+}
+
+/* The entry kept for source in runs named name (its path in entry); 1 when it holds that very source. A source that
+   includes anything (another file of the lab folder may change its program) is never kept. */
+static int kept_entry(const char *root, const char *name, const char *source, size_t length, char *entry,
+                      size_t size)
+{
+    char path[4400], *kept;
+    size_t kept_length = 0;
+    int same;
+    trusted_path(root, name, BUILDS_KEPT, path, sizeof path);
+    if (snprintf(entry, size, "%s/%016llx", path, source_hash(source, length)) >= (int)size)
+        return -1;
+    if (strstr(source, "include")) /* source ends in a NUL, as the compiler reads it */
+        return -1;
+    snprintf(path, sizeof path, "%s/" SOURCE_KEPT, entry);
+    kept = scratch_read_untrusted(path, length + 1, &kept_length);
+    same = kept && kept_length == length && memcmp(kept, source, length) == 0;
+    free(kept);
+    return same;
+}
+
+void scratch_link_builds(const char *root, const char *name, const char *run, const char *source, size_t length)
+{
+    char entry[4400], programs[4500], cache[4200], why[256];
+    struct copy_rules r = {.give = 1, .merge = 1, .link = sandbox_drops_privileges(), .file_mode = 0644,
+                           .files_left = CACHE_FILES_LIMIT, .bytes_left = CACHE_BYTES_LIMIT, .shown = POCL_CACHE};
+    if (kept_entry(root, name, source, length, entry, sizeof entry) != 1)
+        return;
+    snprintf(programs, sizeof programs, "%s/programs", entry);
+    snprintf(cache, sizeof cache, "%s/" POCL_CACHE, run);
+    if (copy_tree(programs, cache, &r, why, sizeof why) != 0)
+        scratch_remove(cache); /* a cold cache is slower, not wrong */
+}
+
+/* Whether the program bucket/program of a run's cache came from a trusted cache of runs named name. */
+static int trusted_program(const char *root, const char *name, const char *bucket, const char *program)
+{
+    const char *parts[] = {POCL_CACHE, SOLUTIONS_CACHE};
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        char path[4600];
+        struct stat st;
+        trusted_path(root, name, parts[i], path, sizeof path);
+        if (snprintf(path + strlen(path), sizeof path - strlen(path), "/%s/%s", bucket, program) > 0 &&
+            lstat(path, &st) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Copies the programs of the run's cache that no trusted cache gave it into programs; returns how many. */
+static int copy_new_programs(const char *root, const char *name, const char *run, const char *programs)
+{
+    char cache[4200];
+    DIR *buckets;
+    struct dirent *b, *e;
+    int copied = 0;
+    snprintf(cache, sizeof cache, "%s/" POCL_CACHE, run);
+    if (!(buckets = opendir(cache)))
+        return 0;
+    while ((b = readdir(buckets)) != NULL) {
+        char bucket[4500];
+        DIR *d;
+        snprintf(bucket, sizeof bucket, "%s/%s", cache, b->d_name);
+        if (b->d_name[0] == '.' || !(d = opendir(bucket)))
+            continue;
+        while ((e = readdir(d)) != NULL) {
+            char from[4800], to[4800], why[256];
+            struct copy_rules r = {.file_mode = 0644, .files_left = CACHE_FILES_LIMIT, .bytes_left = CACHE_BYTES_LIMIT,
+                                   .shown = POCL_CACHE};
+            if (e->d_name[0] == '.' || trusted_program(root, name, b->d_name, e->d_name))
+                continue;
+            if (snprintf(from, sizeof from, "%s/%s", bucket, e->d_name) >= (int)sizeof from ||
+                snprintf(to, sizeof to, "%s/%s", programs, b->d_name) >= (int)sizeof to)
+                continue;
+            mkdir(to, 0755);
+            if (snprintf(to, sizeof to, "%s/%s/%s", programs, b->d_name, e->d_name) < (int)sizeof to)
+                copied += copy_tree(from, to, &r, why, sizeof why) == 0;
+        }
+        closedir(d);
+    }
+    closedir(buckets);
+    return copied;
+}
+
+void scratch_keep_builds(const char *root, const char *name, const char *run, const char *source, size_t length)
+{
+    char entry[4400], part[4500], path[4600];
+    struct stat st;
+    int fd;
+    if (kept_entry(root, name, source, length, entry, sizeof entry) != 0 || lstat(entry, &st) == 0)
+        return; /* kept already (or a source of the same hash: the first stays) */
+    const char *parts[] = {"build", TRUSTED_CACHES, NULL};
+    for (int i = 0; parts[i]; i++) {
+        snprintf(path, sizeof path, "%s/%s", root, parts[i]);
+        mkdir(path, 0755);
+    }
+    trusted_path(root, name, "", path, sizeof path);
+    mkdir(path, 0755);
+    trusted_path(root, name, BUILDS_KEPT, path, sizeof path);
+    mkdir(path, 0755);
+    /* Made aside and renamed into place whole: a grading beside never links half an entry in. */
+    snprintf(part, sizeof part, "%s.part-%ld", entry, (long)getpid());
+    snprintf(path, sizeof path, "%s/programs", part);
+    if (mkdir(part, 0755) != 0 || mkdir(path, 0755) != 0 || copy_new_programs(root, name, run, path) == 0) {
+        scratch_remove(part);
+        return;
+    }
+    snprintf(path, sizeof path, "%s/" SOURCE_KEPT, part);
+    fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0 || write(fd, source, length) != (ssize_t)length || close(fd) != 0 || rename(part, entry) != 0)
+        scratch_remove(part);
+}
+
 /* 1 when the cached program at path holds only kernels other than submitted (one at least): the kit's own. A
    program built but never launched, which has no kernel folder yet, is not known to be the kit's. */
 static int kit_program(const char *path, const char *submitted)

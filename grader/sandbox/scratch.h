@@ -19,6 +19,16 @@ int scratch_stage_kit(const char *root, const char *scratch, char *why, size_t s
 int scratch_open_run(const char *root, const char *scratch, const char *name, int solutions, char *run,
                      size_t run_size, char *why, size_t size);
 
+/* Links into run's PoCL cache the programs kept for this very kernel source in runs named name
+   (scratch_keep_builds): its build is then PoCL's cache's, half a second of CPU less a run. */
+void scratch_link_builds(const char *root, const char *name, const char *run, const char *source, size_t length);
+
+/* Keeps the programs run's PoCL cache holds that no trusted cache gave it, by source (the kernel they were built
+   from), for later runs named name of the same source, whoever submits it. Call it only where the run's confined
+   code has built source and run nothing yet: a program so built is the compiler's alone. A source that includes a
+   file is never kept; an entry, once kept, is never changed. */
+void scratch_keep_builds(const char *root, const char *name, const char *run, const char *source, size_t length);
+
 /* Removes the run folder of name. In a run of the kit's own solutions (submitted_kernel: the lab's kernel name,
    else NULL), first keeps the cached programs of the kit's own kernels (none holding submitted_kernel) as the
    trusted cache, every cached program as the solutions' own cache, and, where the run did all of its lab's work
