@@ -223,9 +223,10 @@ START_TEST(histogram_data_follows_its_kind)
             most = launch.expected[v] > most ? (size_t)launch.expected[v] : most;
         ck_assert_uint_ge(most, kind == CLK_HIST_SAME ? 4096 : kind == CLK_HIST_SKEWED ? 3072 : 0);
         ck_assert_uint_le(most, kind == CLK_HIST_UNIFORM ? 512 : 4096);
-        const float *again = labs_input(&(struct grade_launch){.counts = {4096}, .input_seed = 5, .input_exact = 1,
-                                                               .fill = launch.fill, .ints = {4096, 16}}, 0, &made);
-        ck_assert_int_eq(memcmp(again, launch.host[0], 4096 * sizeof(float)), 0);
+        ck_assert_ptr_nonnull(made = malloc(4096 * sizeof(float)));
+        labs_fill_input(&(struct grade_launch){.counts = {4096}, .input_seed = 5, .input_exact = 1, .fill = launch.fill,
+                                               .ints = {4096, 16}}, 0, made);
+        ck_assert_int_eq(memcmp(made, launch.host[0], 4096 * sizeof(float)), 0);
         free(made);
         for (size_t v = 0; v < 16; v++) {
             uint32_t word = COMPARE_POISON_BITS + (uint32_t)launch.expected[v];
@@ -236,6 +237,41 @@ START_TEST(histogram_data_follows_its_kind)
             ck_assert_double_eq(compare_value(result, &launch.shape, v), launch.expected[v]);
         labs_launch_free(&launch);
     }
+}
+END_TEST
+
+/* The judge drops a case's inputs once its reference is made and checks them later by digest: every input as made
+   passes, a single changed word (even a swap of two words) fails. The runner makes the same inputs where it stages
+   them (inputs_later). */
+START_TEST(dropped_inputs_are_checked_by_digest)
+{
+    struct grade_case c = {.data = GRADE_EXACT, .dims = {100003}, .local = {64}}, later = c;
+    struct grade_launch judged, run;
+    memset(&judged, 0, sizeof judged);
+    memset(&run, 0, sizeof run);
+    later.inputs_later = later.no_reference = 1;
+    ck_assert_int_eq(registry_find("lab1")->family->prepare(&c, 9, &judged), 0);
+    ck_assert_int_eq(registry_find("lab1")->family->prepare(&later, 9, &run), 0);
+    ck_assert_ptr_null(run.host[0]);
+    float *a = malloc(100003 * sizeof(float)), t;
+    ck_assert_ptr_nonnull(a);
+    labs_fill_input(&run, 0, a);
+    ck_assert_int_eq(memcmp(a, judged.host[0], 100003 * sizeof(float)), 0);
+    labs_drop_inputs(&judged, 0x1234567890abcdefull);
+    ck_assert_ptr_null(judged.host[0]);
+    ck_assert(labs_input_unchanged(&judged, 0, a));
+    size_t k = 1;
+    while (k < 100 && a[k] == a[0])
+        k++;
+    ck_assert_uint_lt(k, 100);
+    t = a[0], a[0] = a[k], a[k] = t;
+    ck_assert(!labs_input_unchanged(&judged, 0, a));
+    t = a[0], a[0] = a[k], a[k] = t;
+    a[100002] += 1.0f;
+    ck_assert(!labs_input_unchanged(&judged, 0, a));
+    free(a);
+    labs_launch_free(&judged);
+    labs_launch_free(&run);
 }
 END_TEST
 
@@ -292,6 +328,7 @@ Suite *labs_suite(void)
     tcase_add_test(tc, matmul_ndrange_covers_c);
     tcase_add_test(tc, conv2d_binds_filter_and_halo_tile);
     tcase_add_test(tc, histogram_data_follows_its_kind);
+    tcase_add_test(tc, dropped_inputs_are_checked_by_digest);
     tcase_add_test(tc, scan_runs_three_kernels_over_its_intermediates);
     suite_add_tcase(s, tc);
     return s;

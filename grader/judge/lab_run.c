@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -258,6 +259,15 @@ void runlab_close(struct lab_run *r, struct sandbox_outcome *outcome)
     r->refusal = r->setup = NULL;
 }
 
+/* A key for the inputs' digests, drawn once: the kernel never sees the judge's memory. */
+static uint64_t digest_key(void)
+{
+    static uint64_t key;
+    if (!key && getrandom(&key, sizeof key, 0) != (ssize_t)sizeof key)
+        key = (uint64_t)(clk_now_s() * 1e9) ^ (uint64_t)getpid() * 0x9E3779B97F4A7C15ull;
+    return key;
+}
+
 /* A guard pattern drawn afresh for each run: a quiet NaN a kernel cannot predict. */
 static void draw_guards(uint32_t *bits)
 {
@@ -358,7 +368,7 @@ static int judge_case(struct lab_run *r, const struct grade_case *c, uint64_t se
     judged.no_reference = 0;
     if (r->lab->family->prepare(&judged, seed, &launch) != 0)
         return labs_launch_free(&launch), -2;
-    labs_drop_inputs(&launch); /* the reference is made; the inputs are made again to check them */
+    labs_drop_inputs(&launch, digest_key()); /* the reference is made; the inputs' digests check them */
     for (int i = 0; r->mode == RUNLAB_GRADE && i < launch.buffer_count; i++) {
         size_t guard = harness_guard_elements(&launch, launch.counts[i], r->hello.align_bytes);
         request.guard = guard > request.guard ? guard : request.guard;

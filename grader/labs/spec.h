@@ -25,6 +25,7 @@ struct grade_case {
     int tile;        /* built with -DTILE=tile; 0 when the lab has no tile */
     int wpt;         /* built with -DWPT=wpt: each work-item computes wpt x wpt outputs; 0 when the lab has none */
     int no_reference; /* a timing case: inputs only, no CPU reference */
+    int inputs_later; /* inputs are made where they are staged (labs_fill_input), not in host[] (the runner) */
     int exact_only;   /* a shape too large to run twice: exact data only */
 };
 
@@ -91,6 +92,8 @@ struct grade_launch {
     struct compare_shape shape;
     uint64_t input_seed; /* what the inputs were made from, to make them again */
     int input_exact;
+    uint64_t input_digest[GRADE_MAX_BUFFERS]; /* each input's digest once dropped (labs_drop_inputs) */
+    uint64_t digest_key;
     /* Makes input i's values (NULL: the kit's integers or reals), set before its buffer is added (lab 10's data). */
     void (*fill)(const struct grade_launch *launch, int i, float *values);
     int output_accumulates; /* the kernel adds into its output: a timed launch starts from the poison each time */
@@ -233,13 +236,17 @@ int labs_add_buffer(struct grade_launch *launch, const char *name, size_t count,
 int labs_add_typed_buffer(struct grade_launch *launch, const char *name, size_t count, int is_output,
                           enum compare_type type, const struct grade_case *c, uint64_t seed);
 
-/* Frees launch's inputs once its reference is made: labs_input makes them again when needed, so that the
-   judge does not hold a large case's inputs while the kernel runs. */
-void labs_drop_inputs(struct grade_launch *launch);
+/* Frees launch's inputs once its reference is made, keeping a digest of each under key (drawn at random, so that
+   no kernel can aim at it): the judge neither holds a large case's inputs while the kernel runs nor makes them
+   again to check them. */
+void labs_drop_inputs(struct grade_launch *launch, uint64_t key);
 
-/* Returns input i of launch: its host copy, or (after labs_drop_inputs) a new copy made again from its
-   seed, stored in *made for the caller to free; NULL when memory runs out. */
-const float *labs_input(const struct grade_launch *launch, int i, float **made);
+/* Whether now holds input i of launch as it was made: compared with its host copy, or after labs_drop_inputs with
+   its digest (two different inputs of n words agree with odds under n in 2^61). */
+int labs_input_unchanged(const struct grade_launch *launch, int i, const float *now);
+
+/* Makes input i's values in values (launch->counts[i] of them), as its buffer was added with them. */
+void labs_fill_input(const struct grade_launch *launch, int i, float *values);
 
 /* Returns the name of lab's test of that kind ("speed" or "bandwidth" for GRADE_TEST_SPEED), or NULL when the lab
    has no such test. */

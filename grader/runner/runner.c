@@ -64,6 +64,7 @@ static void run_case(struct runner *r, const struct wire_case *request)
     size_t floats = 0;
     memset(&launch, 0, sizeof launch);
     c.no_reference = 1; /* the runner makes the inputs only: the expected values never enter this process */
+    c.inputs_later = 1;
     if (r->lab->family->prepare(&c, request->seed, &launch) == 0 &&
         (area = map_area(floats = harness_area_floats(&launch, request->guard))) != NULL)
         done.status = harness_launch(&r->env, builds_kernels(&r->built, c.tile), &launch, request->guard,
