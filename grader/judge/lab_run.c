@@ -82,7 +82,8 @@ static int stage(struct lab_run *r, char *why, size_t size)
     struct stat st;
     snprintf(name, sizeof name, "%s%s", r->lab->name, r->mode == RUNLAB_REFERENCE ? RUNLAB_REFERENCE_RUN : "");
     snprintf(r->run_dir, sizeof r->run_dir, "%s/run-%s", r->g->scratch, name);
-    int fresh = r->mode == RUNLAB_GRADE && lstat(r->run_dir, &st) != 0; /* no submitted code has run in it */
+    /* No submitted code has run in it yet; the solutions keep every program their runs build anyway. */
+    int fresh = r->mode == RUNLAB_GRADE && !r->g->config.solutions && lstat(r->run_dir, &st) != 0;
     if (scratch_open_run(r->g->root, r->g->scratch, name, r->g->config.solutions, r->run_dir, sizeof r->run_dir,
                          why, size) != 0)
         return -1;

@@ -291,19 +291,14 @@ void scratch_link_builds(const char *root, const char *name, const char *run, co
         scratch_remove(cache); /* a cold cache is slower, not wrong */
 }
 
-/* Whether the program bucket/program of a run's cache came from a trusted cache of runs named name. */
+/* Whether the program bucket/program of a run's cache came from the trusted cache of runs named name. */
 static int trusted_program(const char *root, const char *name, const char *bucket, const char *program)
 {
-    const char *parts[] = {POCL_CACHE, SOLUTIONS_CACHE};
-    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
-        char path[4600];
-        struct stat st;
-        trusted_path(root, name, parts[i], path, sizeof path);
-        if (snprintf(path + strlen(path), sizeof path - strlen(path), "/%s/%s", bucket, program) > 0 &&
-            lstat(path, &st) == 0)
-            return 1;
-    }
-    return 0;
+    char path[4600];
+    struct stat st;
+    trusted_path(root, name, POCL_CACHE, path, sizeof path);
+    return snprintf(path + strlen(path), sizeof path - strlen(path), "/%s/%s", bucket, program) > 0 &&
+           lstat(path, &st) == 0;
 }
 
 /* Copies the programs of the run's cache that no trusted cache gave it into programs; returns how many. */
