@@ -245,6 +245,45 @@ int scratch_open_run(const char *root, const char *scratch, const char *name, in
     return 0;
 }
 
+/* Copies the programs (bucket/program folders) of the PoCL cache at cache that wanted accepts into dst, merging
+   into what is there where merge is set; a program copied in part is removed. Returns how many were copied. */
+static int copy_programs(const char *cache, const char *dst, int merge,
+                         int (*wanted)(const char *bucket, const char *program, const char *path, const void *ctx),
+                         const void *ctx)
+{
+    DIR *buckets = opendir(cache);
+    struct dirent *b, *e;
+    int copied = 0;
+    while (buckets && (b = readdir(buckets)) != NULL) {
+        char bucket[4600];
+        DIR *programs;
+        snprintf(bucket, sizeof bucket, "%s/%s", cache, b->d_name);
+        if (b->d_name[0] == '.' || !(programs = opendir(bucket)))
+            continue;
+        while ((e = readdir(programs)) != NULL) {
+            char program[4900], copy[5200], why[256];
+            struct copy_rules r = {.merge = merge, .file_mode = 0644, .files_left = CACHE_FILES_LIMIT,
+                                   .bytes_left = CACHE_BYTES_LIMIT, .shown = POCL_CACHE};
+            if (e->d_name[0] == '.' || snprintf(program, sizeof program, "%s/%s", bucket, e->d_name) >= (int)sizeof program ||
+                !wanted(b->d_name, e->d_name, program, ctx) ||
+                snprintf(copy, sizeof copy, "%s/%s", dst, b->d_name) >= (int)sizeof copy)
+                continue;
+            mkdir(dst, 0755);
+            mkdir(copy, 0755);
+            if (snprintf(copy, sizeof copy, "%s/%s/%s", dst, b->d_name, e->d_name) >= (int)sizeof copy)
+                continue;
+            if (copy_tree(program, copy, &r, why, sizeof why) == 0)
+                copied++;
+            else
+                scratch_remove(copy); /* half a program is no cache */
+        }
+        closedir(programs);
+    }
+    if (buckets)
+        closedir(buckets);
+    return copied;
+}
+
 /* Programs built from a submitted kernel, kept by the source they were built from (scratch_keep_builds). */
 #define BUILDS_KEPT "submitted-builds"
 #define SOURCE_KEPT "source"
@@ -301,39 +340,13 @@ static int trusted_program(const char *root, const char *name, const char *bucke
            lstat(path, &st) == 0;
 }
 
-/* Copies the programs of the run's cache that no trusted cache gave it into programs; returns how many. */
-static int copy_new_programs(const char *root, const char *name, const char *run, const char *programs)
+/* copy_programs' filter for scratch_keep_builds: a program the kit's trusted cache of runs named ctx[1] (root
+   ctx[0]) did not give the run. */
+static int not_trusted(const char *bucket, const char *program, const char *path, const void *ctx)
 {
-    char cache[4200];
-    DIR *buckets;
-    struct dirent *b, *e;
-    int copied = 0;
-    snprintf(cache, sizeof cache, "%s/" POCL_CACHE, run);
-    if (!(buckets = opendir(cache)))
-        return 0;
-    while ((b = readdir(buckets)) != NULL) {
-        char bucket[4500];
-        DIR *d;
-        snprintf(bucket, sizeof bucket, "%s/%s", cache, b->d_name);
-        if (b->d_name[0] == '.' || !(d = opendir(bucket)))
-            continue;
-        while ((e = readdir(d)) != NULL) {
-            char from[4800], to[4800], why[256];
-            struct copy_rules r = {.file_mode = 0644, .files_left = CACHE_FILES_LIMIT, .bytes_left = CACHE_BYTES_LIMIT,
-                                   .shown = POCL_CACHE};
-            if (e->d_name[0] == '.' || trusted_program(root, name, b->d_name, e->d_name))
-                continue;
-            if (snprintf(from, sizeof from, "%s/%s", bucket, e->d_name) >= (int)sizeof from ||
-                snprintf(to, sizeof to, "%s/%s", programs, b->d_name) >= (int)sizeof to)
-                continue;
-            mkdir(to, 0755);
-            if (snprintf(to, sizeof to, "%s/%s/%s", programs, b->d_name, e->d_name) < (int)sizeof to)
-                copied += copy_tree(from, to, &r, why, sizeof why) == 0;
-        }
-        closedir(d);
-    }
-    closedir(buckets);
-    return copied;
+    const char *const *where = ctx;
+    (void)path;
+    return !trusted_program(where[0], where[1], bucket, program);
 }
 
 void scratch_keep_builds(const char *root, const char *name, const char *run, const char *source, size_t length)
@@ -354,8 +367,11 @@ void scratch_keep_builds(const char *root, const char *name, const char *run, co
     mkdir(path, 0755);
     /* Made aside and renamed into place whole: a grading beside never links half an entry in. */
     snprintf(part, sizeof part, "%s.part-%ld", entry, (long)getpid());
+    const char *where[] = {root, name};
+    char cache[4200];
+    snprintf(cache, sizeof cache, "%s/" POCL_CACHE, run);
     snprintf(path, sizeof path, "%s/programs", part);
-    if (mkdir(part, 0755) != 0 || mkdir(path, 0755) != 0 || copy_new_programs(root, name, run, path) == 0) {
+    if (mkdir(part, 0755) != 0 || copy_programs(cache, path, 0, not_trusted, where) == 0) {
         scratch_remove(part);
         return;
     }
@@ -386,36 +402,12 @@ static int kit_program(const char *path, const char *submitted)
     return kernels > 0 && !theirs;
 }
 
-/* Adds the programs of the run's PoCL cache (bucket/program folders) to the trusted copy: the kit's own (none holding
-   submitted), or every one where submitted is NULL. */
-static void keep_programs(const char *cache, const char *trusted, const char *submitted)
+/* copy_programs' filter for the trusted copies: the kit's own programs (none holding the kernel ctx), or every one
+   where ctx is NULL. */
+static int kit_or_any(const char *bucket, const char *program, const char *path, const void *ctx)
 {
-    DIR *buckets = opendir(cache);
-    struct dirent *b, *e;
-    while (buckets && (b = readdir(buckets)) != NULL) {
-        char bucket[4600], kept[4600];
-        DIR *programs;
-        snprintf(bucket, sizeof bucket, "%s/%s", cache, b->d_name);
-        if (b->d_name[0] == '.' || !(programs = opendir(bucket)))
-            continue;
-        while ((e = readdir(programs)) != NULL) {
-            char program[4900], copy[4900], why[256];
-            struct copy_rules r = {.merge = 1, .file_mode = 0644, .files_left = CACHE_FILES_LIMIT,
-                                   .bytes_left = CACHE_BYTES_LIMIT, .shown = POCL_CACHE};
-            snprintf(program, sizeof program, "%s/%s", bucket, e->d_name);
-            if (e->d_name[0] == '.' || (submitted && !kit_program(program, submitted)))
-                continue;
-            snprintf(kept, sizeof kept, "%s/%s", trusted, b->d_name);
-            mkdir(trusted, 0755);
-            mkdir(kept, 0755);
-            snprintf(copy, sizeof copy, "%s/%s", kept, e->d_name);
-            if (copy_tree(program, copy, &r, why, sizeof why) != 0)
-                scratch_remove(copy); /* half a program is no cache */
-        }
-        closedir(programs);
-    }
-    if (buckets)
-        closedir(buckets);
+    (void)bucket, (void)program;
+    return !ctx || kit_program(path, ctx);
 }
 
 /* Keeps the run's noted peak as the measured need of runs named name, where it is the largest seen. */
@@ -454,9 +446,9 @@ void scratch_close_run(const char *root, const char *scratch, const char *name, 
             keep_peak(run, trusted);
         trusted_path(root, name, POCL_CACHE, trusted, sizeof trusted);
         snprintf(cache, sizeof cache, "%s/" POCL_CACHE, run);
-        keep_programs(cache, trusted, submitted_kernel);
+        copy_programs(cache, trusted, 1, kit_or_any, submitted_kernel);
         trusted_path(root, name, SOLUTIONS_CACHE, trusted, sizeof trusted);
-        keep_programs(cache, trusted, NULL);
+        copy_programs(cache, trusted, 1, kit_or_any, NULL);
     }
     scratch_remove(run);
 }
