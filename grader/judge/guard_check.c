@@ -32,9 +32,12 @@ static int check_memory(const struct grade_launch *launch, int i, size_t guard, 
         clk_append(text, size, "%swrote %zu elements before the start of %s", text[0] ? "; " : "", before,
                    launch->names[i]);
 
-    if (!launch->is_output[i] && !labs_input_unchanged(launch, i, raw + guard)) {
+    int unchanged = launch->is_output[i] ? 1 : labs_input_unchanged(launch, i, raw + guard);
+    if (unchanged != 1) {
         ok = 0;
-        clk_append(text, size, "%smodified the input %s", text[0] ? "; " : "", launch->names[i]);
+        clk_append(text, size, "%s%s%s", text[0] ? "; " : "",
+                   unchanged == 0 ? "modified the input " : "the grader ran out of memory checking the input ",
+                   launch->names[i]);
     }
     return ok;
 }

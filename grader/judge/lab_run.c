@@ -109,8 +109,7 @@ static int stage(struct lab_run *r, char *why, size_t size)
     if (rules_check_file(RULES_KERNEL, kernel, r->kernel_shown, why, size) != 0)
         return 1;
     /* The same source built before, by any run: its programs, kept before any submitted code ran (runlab_open). */
-    r->source = scratch_read_untrusted(kernel, SCRATCH_BYTES_LIMIT, &r->source_length);
-    if (r->source && r->mode == RUNLAB_GRADE)
+    if (r->mode == RUNLAB_GRADE && (r->source = scratch_read_untrusted(kernel, SCRATCH_BYTES_LIMIT, &r->source_length)))
         scratch_link_builds(r->g->root, name, r->run_dir, r->source, r->source_length);
     if (!fresh) {
         free(r->source);

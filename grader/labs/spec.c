@@ -150,7 +150,7 @@ int labs_input_unchanged(const struct grade_launch *launch, int i, const float *
     if (launch->digest_key)
         return digest(now, launch->counts[i], launch->digest_key) == launch->input_digest[i];
     if (!(made = malloc((launch->counts[i] ? launch->counts[i] : 1) * sizeof(float)))) /* staged and freed */
-        return 0;
+        return -1;
     labs_fill_input(launch, i, made);
     same = memcmp(now, made, launch->counts[i] * sizeof(float)) == 0;
     free(made);

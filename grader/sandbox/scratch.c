@@ -264,7 +264,8 @@ static int copy_programs(const char *cache, const char *dst, int merge,
             char program[4900], copy[5200], why[256];
             struct copy_rules r = {.merge = merge, .file_mode = 0644, .files_left = CACHE_FILES_LIMIT,
                                    .bytes_left = CACHE_BYTES_LIMIT, .shown = POCL_CACHE};
-            if (e->d_name[0] == '.' || snprintf(program, sizeof program, "%s/%s", bucket, e->d_name) >= (int)sizeof program ||
+            if (e->d_name[0] == '.' ||
+                snprintf(program, sizeof program, "%s/%s", bucket, e->d_name) >= (int)sizeof program ||
                 !wanted(b->d_name, e->d_name, program, ctx) ||
                 snprintf(copy, sizeof copy, "%s/%s", dst, b->d_name) >= (int)sizeof copy)
                 continue;
