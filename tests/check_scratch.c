@@ -199,13 +199,13 @@ START_TEST(the_solutions_programs_reach_the_solutions_runs_only)
 END_TEST
 
 /* The programs a run built from a submitted source, before it ran anything, reach a later run of that very source
-   only: another source and a source that includes a file get none, the kit's trusted programs are not kept with
-   them, and an entry once kept is never changed. */
+   only: another source and a source that may read a file (#import) get none, the kit's trusted programs are not
+   kept with them, and an entry once kept is never changed. */
 START_TEST(a_sources_builds_reach_the_same_source_only)
 {
     char root[] = "/tmp/clkit-root-XXXXXX", run[256], why[256], command[512];
     const char *source = "__kernel void vadd() {}\n", *other = "__kernel void vadd() { }\n";
-    const char *including = "#include \"helper.h\"\n__kernel void vadd() {}\n";
+    const char *including = "#import \"helper.h\"\n__kernel void vadd() {}\n";
     ck_assert_ptr_nonnull(mkdtemp(root));
     ck_assert_int_eq(scratch_open_run(root, root, "lab1", 1, run, sizeof run, why, sizeof why), 0);
     plant(run, "pocl-cache/KT/KIT/program.bc", "the kit's baseline");

@@ -299,7 +299,8 @@ static unsigned long long source_hash(const char *source, size_t length)
 }
 
 /* The entry kept for source in runs named name (its path in entry); 1 when it holds that very source. A source that
-   includes anything (another file of the lab folder may change its program) is never kept. */
+   may read another file (#include, clang's #import: a file of the lab folder may change its program) is never
+   kept. */
 static int kept_entry(const char *root, const char *name, const char *source, size_t length, char *entry,
                       size_t size)
 {
@@ -309,7 +310,7 @@ static int kept_entry(const char *root, const char *name, const char *source, si
     trusted_path(root, name, BUILDS_KEPT, path, sizeof path);
     if (snprintf(entry, size, "%s/%016llx", path, source_hash(source, length)) >= (int)size)
         return -1;
-    if (strstr(source, "include")) /* source ends in a NUL, as the compiler reads it */
+    if (strstr(source, "include") || strstr(source, "import")) /* source ends in a NUL, as the compiler reads it */
         return -1;
     snprintf(path, sizeof path, "%s/" SOURCE_KEPT, entry);
     kept = scratch_read_untrusted(path, length + 1, &kept_length);

@@ -23,10 +23,10 @@ int scratch_open_run(const char *root, const char *scratch, const char *name, in
    (scratch_keep_builds): its build is then PoCL's cache's, half a second of CPU less a run. */
 void scratch_link_builds(const char *root, const char *name, const char *run, const char *source, size_t length);
 
-/* Keeps the programs run's PoCL cache holds that the kit's trusted cache did not give it, by source (the kernel they were built
-   from), for later runs named name of the same source, whoever submits it. Call it only where the run's confined
-   code has built source and run nothing yet: a program so built is the compiler's alone. A source that includes a
-   file is never kept; an entry, once kept, is never changed. */
+/* Keeps the programs run's PoCL cache holds that the kit's trusted cache did not give it, by source (the kernel
+   they were built from), for later runs named name of the same source, whoever submits it. Call it only where the
+   run's confined code has built source and run nothing yet: a program so built is the compiler's alone. A source
+   that may read a file (#include, #import) is never kept; an entry, once kept, is never changed. */
 void scratch_keep_builds(const char *root, const char *name, const char *run, const char *source, size_t length);
 
 /* Removes the run folder of name. In a run of the kit's own solutions (submitted_kernel: the lab's kernel name,
