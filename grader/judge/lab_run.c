@@ -337,13 +337,21 @@ static double expected_seconds(const struct lab_run *r, const struct grade_case 
     return simulated_seconds(r, c) * (c->dims[2] && c->wpt > 1 ? 1.1 / c->wpt : 1.0);
 }
 
+/* A case's budget of simulated instructions a launch under the reference judge: REFERENCE_BUDGET_MARGIN times what
+   its work needs at Oclgrind's pace, at least REFERENCE_FLOOR_INSTRUCTIONS. */
+static uint64_t reference_budget(const struct lab_run *r, const struct grade_case *c)
+{
+    return (uint64_t)fmax(REFERENCE_FLOOR_INSTRUCTIONS,
+                          REFERENCE_BUDGET_MARGIN * REFERENCE_INSTRUCTIONS_PER_S * simulated_seconds(r, c));
+}
+
 double runlab_case_limit(const struct lab_run *r, const struct grade_case *c)
 {
     double limit;
-    /* Under the simulator, room for a busy machine and a slow right kernel, from the case's work and never less
-       than a right kernel there can need (not --timeout, a device's limit): a small case past it hangs. */
+    /* Under the simulator the budget ends a hang; the clock is a backstop three times as long as the budget takes
+       on an idle machine, never less than REFERENCE_FLOOR_S (not --timeout, a device's limit). */
     if (r->mode == RUNLAB_REFERENCE)
-        return fmax(REFERENCE_FLOOR_S, CASE_BASE_S - 1.0 + 4.0 * simulated_seconds(r, c));
+        return fmax(REFERENCE_FLOOR_S, CASE_BASE_S + 3.0 * reference_budget(r, c) / REFERENCE_INSTRUCTIONS_PER_S);
     limit = CASE_BASE_S + r->lab->family->work(c) * 1e-8; /* 100 MB/s: a slow CPU, a kernel doing more work */
     if (r->slow_seen && limit > AFTER_SLOW_S) /* one slow case already cost its limit: a hang costs about 10 s */
         limit = AFTER_SLOW_S;
@@ -356,7 +364,9 @@ static int judge_case(struct lab_run *r, const struct grade_case *c, uint64_t se
 {
     struct grade_launch launch;
     struct grade_case judged = *c;
-    struct wire_case request = {.c = *c, .seed = seed};
+    int judged_here = r->mode == RUNLAB_REFERENCE;
+    struct wire_case request = {.c = *c, .seed = seed, .instruction_budget = judged_here ? reference_budget(r, c) : 0,
+                                .item_budget = judged_here ? REFERENCE_ITEM_INSTRUCTIONS : 0};
     struct wire_message m;
     struct harness_raw raw;
     size_t bytes = 0;
@@ -365,6 +375,7 @@ static int judge_case(struct lab_run *r, const struct grade_case *c, uint64_t se
     int rc = 0;
     memset(&launch, 0, sizeof launch);
     memset(verdict, 0, sizeof *verdict);
+    r->budget = request.instruction_budget;
     judged.no_reference = 0;
     if (r->lab->family->prepare(&judged, seed, &launch) != 0)
         return labs_launch_free(&launch), -2;
@@ -609,6 +620,53 @@ static void last_line(const char *output, char *line, size_t size)
     free(clean);
 }
 
+/* Which budget the kit's Oclgrind plugin ended the runner for, from its line in the run's counts file (which a
+   simulated kernel cannot write) and its exit status: 0 none, 1 the launch's instructions, 2 one work-item's in a
+   row. */
+static int budget_spent(const struct lab_run *r, const struct sandbox_outcome *outcome)
+{
+    char path[PATH_MAX + 96], *counts;
+    const char *line;
+    size_t length = 0;
+    unsigned long long instructions = 0, run = 0;
+    if (r->mode != RUNLAB_REFERENCE || outcome->end != SANDBOX_EXITED || outcome->code != CLKIT_BUDGET_EXIT)
+        return 0;
+    snprintf(path, sizeof path, "%s/run-%s%s/work/clkit-counts.txt", r->g->scratch, r->lab->name,
+             RUNLAB_REFERENCE_RUN);
+    counts = scratch_read_untrusted(path, 1u << 20, &length);
+    line = !counts ? NULL : !strncmp(counts, "clkit-budget ", 13) ? counts : strstr(counts, "\nclkit-budget ");
+    int found = line && sscanf(line + (*line == '\n'), "clkit-budget launch=%*u instructions=%llu item_run=%llu",
+                               &instructions, &run) == 2;
+    free(counts);
+    return !found ? 0 : run > REFERENCE_ITEM_INSTRUCTIONS ? 2 : 1;
+}
+
+/* How a runner that stopped in a case stopped, in log: past a budget or its time (the reference judge), or as the
+   sandbox saw it. */
+static void describe_stop(const struct lab_run *r, const struct sandbox_outcome *outcome, int late, double limit,
+                          struct case_log *log)
+{
+    int spent = budget_spent(r, outcome);
+    log->over_budget = spent != 0;
+    log->out_of_time = r->mode == RUNLAB_REFERENCE && !spent && (late || outcome->end == SANDBOX_TIMED_OUT);
+    if (spent == 2)
+        snprintf(log->how, sizeof log->how, "did not finish: one work-item ran past %.0f million simulated "
+                 "instructions without reaching a barrier or its end, far more than a right kernel needs there (an "
+                 "endless loop?)", REFERENCE_ITEM_INSTRUCTIONS / 1e6);
+    else if (spent == 1)
+        snprintf(log->how, sizeof log->how, "did not finish: a launch ran past %.0f million simulated instructions, "
+                 "far more than a right kernel needs there (an endless loop, or a barrier that not every work-item "
+                 "reaches?)", (double)r->budget / 1e6);
+    else if (late && r->mode == RUNLAB_REFERENCE)
+        snprintf(log->how, sizeof log->how, "took longer than %.0f s, within its budget of instructions (a busy "
+                 "machine?)", limit);
+    else if (late)
+        snprintf(log->how, sizeof log->how, "did not finish within %.0f s (an endless loop, or a barrier that not "
+                 "every work-item reaches?)", limit);
+    else
+        sandbox_describe(outcome, r->g->config.timeout_s, log->how, sizeof log->how);
+}
+
 /* Closes a runner that stopped in case index and says how in log. */
 static void record_stop(struct lab_run *r, size_t index, struct case_log *log)
 {
@@ -617,11 +675,7 @@ static void record_stop(struct lab_run *r, size_t index, struct case_log *log)
     int late = r->session.late;
     log->stopped_at = (long)index;
     runlab_close(r, &outcome);
-    if (late)
-        snprintf(log->how, sizeof log->how, "did not finish within %.0f s (an endless loop, or a barrier that not "
-                 "every work-item reaches?)", limit);
-    else
-        sandbox_describe(&outcome, r->g->config.timeout_s, log->how, sizeof log->how);
+    describe_stop(r, &outcome, late, limit, log);
     /* An implementation that gives up ends in SIGABRT; a message that only looks like it (a kernel's printf)
        before another signal is not the implementation's */
     runlab_find_give_up(outcome.end == SANDBOX_SIGNALED && outcome.code == SIGABRT && outcome.output ? outcome.output
@@ -696,15 +750,39 @@ static int judge_case_patiently(struct lab_run *r, const struct grade_case *c, u
     return rc;
 }
 
-/* With CLKIT_STAGE_TIMES=1, how long the reference judge took over one case (NULL: the technique case). */
+/* The most instructions a launch simulated among the plugin's lines after the first skip bytes of its counts file. */
+static double most_instructions(const struct lab_run *r, size_t *skip, double *longest_run)
+{
+    char path[PATH_MAX + 96], *counts;
+    size_t length = 0;
+    double most = 0.0, one, run;
+    snprintf(path, sizeof path, "%s/run-%s%s/work/clkit-counts.txt", r->g->scratch, r->lab->name,
+             RUNLAB_REFERENCE_RUN);
+    counts = scratch_read_untrusted(path, 1u << 24, &length);
+    for (const char *at = counts ? counts + (length >= *skip ? *skip : 0) : NULL;
+         at && (at = strstr(at, " instructions=")) != NULL; at++)
+        if (sscanf(at, " instructions=%lf item_run=%lf", &one, &run) == 2) {
+            most = fmax(most, one);
+            *longest_run = fmax(*longest_run, run);
+        }
+    *skip = length;
+    free(counts);
+    return most;
+}
+
+/* With CLKIT_STAGE_TIMES=1, how long the reference judge took over one case (NULL: the technique case), and the
+   most instructions one of its launches simulated against its budget. */
 static void show_case_time(const struct lab_run *r, const struct grade_case *c, double started)
 {
+    static size_t seen;
     char shape[128] = "the technique case";
     if (!clk_stage_times() || r->mode != RUNLAB_REFERENCE)
         return;
     if (c)
         r->lab->family->describe(c, shape, sizeof shape);
-    fprintf(stderr, "case %s under Oclgrind, %s: %.2f s\n", r->lab->name, shape, clk_now_s() - started);
+    double longest_run = 0.0, most = most_instructions(r, &seen, &longest_run);
+    fprintf(stderr, "case %s under Oclgrind, %s: %.2f s, %.0f instructions of a budget of %.0f, %.0f by one "
+            "work-item in a row\n", r->lab->name, shape, clk_now_s() - started, most, (double)r->budget, longest_run);
 }
 
 void runlab_run_cases(struct lab_run *r, size_t max_local, long only_case, struct case_log *log)
@@ -714,7 +792,7 @@ void runlab_run_cases(struct lab_run *r, size_t max_local, long only_case, struc
     log->stopped_at = log->slow_at = -1;
     log->slow_skipped = 0;
     log->how[0] = log->slow_how[0] = '\0';
-    log->out_of_memory = log->device_memory_held = log->technique_ran = 0;
+    log->out_of_memory = log->device_memory_held = log->technique_ran = log->over_budget = log->out_of_time = 0;
     log->assertion[0] = log->last_words[0] = '\0';
     log->technique_counts[0] = '\0';
     memset(log->ran, 0, sizeof log->ran);

@@ -25,8 +25,21 @@ enum runlab_mode {
 #define RUNLAB_NO_CASE (-2) /* RUNLAB_REFERENCE: only the technique case */
 /* The reference judge's local memory: the largest of the GPUs the labs target (48 KB), not Oclgrind's own 32 KB. */
 #define RUNLAB_JUDGE_LOCAL_BYTES 49152
-/* The least a small case gets under the reference judge: far more than a right kernel needs there. */
-#define REFERENCE_FLOOR_S 20.0
+/* Under the reference judge a hang is found by the instructions a launch simulates, the same on every machine: each
+   launch may run REFERENCE_BUDGET_MARGIN times what its case's work needs at Oclgrind's measured pace, and never
+   fewer than REFERENCE_FLOOR_INSTRUCTIONS (far more than a right kernel needs in a small case). The kit's plugin ends
+   a runner past its budget with CLKIT_BUDGET_EXIT (grader/oclgrind/coalesce.cpp). */
+#define REFERENCE_INSTRUCTIONS_PER_S 10e6
+#define REFERENCE_BUDGET_MARGIN 4.0
+#define REFERENCE_FLOOR_INSTRUCTIONS 50e6
+/* and one work-item may run at most this many instructions in a row (before it reaches a barrier or its end): an
+   endless loop is found within a second or two, where a right kernel's work-item, even one that does a small
+   case's whole work alone, runs far fewer */
+#define REFERENCE_ITEM_INSTRUCTIONS 10e6
+#define CLKIT_BUDGET_EXIT 86
+/* The least time a small case gets under the reference judge: a backstop far past the budget, whose end is the
+   judge's failure (a busy machine, a simulator stuck), never the kernel's. */
+#define REFERENCE_FLOOR_S 60.0
 
 /* One lab's runner and what it said before running anything. */
 struct lab_run {
@@ -46,6 +59,7 @@ struct lab_run {
     int slow_seen; /* a large case did not finish, and the cases went on without it */
     int unoptimised; /* the kernel is built with -cl-opt-disable (see compiler_recheck.h) */
     int build_stopped; /* the runner stopped while the device's compiler built the kernel (a crash, a limit) */
+    uint64_t budget;   /* RUNLAB_REFERENCE: the instruction budget of the case asked for last */
     char *source;      /* the staged kernel's text, while its builds may be kept (a fresh run on the device) */
     size_t source_length;
 };
@@ -70,6 +84,8 @@ struct case_log {
     int device_memory_held; /* the device had no memory for a case's buffers however long the judge waited: a
                                neighbour held it (CL_MEM_OBJECT_ALLOCATION_FAILURE); the cases stopped there */
     int technique_ran; /* RUNLAB_REFERENCE: the lab's technique case ran, first */
+    int over_budget;   /* RUNLAB_REFERENCE: the runner stopped where a launch ran past its instruction budget */
+    int out_of_time;   /* RUNLAB_REFERENCE: the runner stopped at a time limit, within its budget (the judge's) */
     char technique_counts[2048]; /* the plugin's line for the technique case: its kernel's, or its last launch's */
     int timed_checked; /* the timed run's result was sampled and judged (a real case of its own) */
     size_t timed_wrong;
@@ -94,9 +110,9 @@ int runlab_open_patiently(struct lab_run *r, int timeout_s);
 void runlab_idle(struct lab_run *r, int seconds);
 
 /* A case's time limit in seconds: on a device, a base that covers a first build for a new work-group size and time
-   that grows with the work, at most --timeout; under the reference judge, from the simulated work, at least
-   REFERENCE_FLOOR_S, whatever --timeout says (a simulated work-item costs far more; a hang costs little, since the
-   reference judge names it). */
+   that grows with the work, at most --timeout; under the reference judge, a backstop past the case's instruction
+   budget, at least REFERENCE_FLOOR_S, whatever --timeout says (a simulated work-item costs far more; the budget, not
+   this limit, ends a hang there). */
 double runlab_case_limit(const struct lab_run *r, const struct grade_case *c);
 
 /* Ends the runner and fills outcome (may be NULL) with how it ended. */

@@ -5,6 +5,7 @@
 #include "sandbox/scratch.h"
 #include "judge/safetext.h"
 #include "text.h"
+#include "timing.h"
 
 #include <limits.h>
 
@@ -358,15 +359,6 @@ static void keep_findings(struct grading *g, const struct grade_lab_spec *lab, s
     ref->ran = ref->findings > 0;
 }
 
-/* Whether the run stopped because a correctness case of the sample, or the technique case, did not finish in time. */
-static int timed_out_in_a_case(const struct reference *ref, const char *failure)
-{
-    long at = ref->log->stopped_at;
-    if (at >= 0 && (size_t)at >= ref->log->count) /* the technique case, as small as any: its own limit only */
-        return strstr(failure, "did not finish") != NULL;
-    return at >= 0 && (strstr(failure, "did not finish") || strstr(failure, "timed out"));
-}
-
 void reference_judge_run(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, size_t max_local,
                          long only_case, struct reference *ref)
 {
@@ -381,18 +373,20 @@ void reference_judge_run(struct grading *g, const struct grade_lab_spec *lab, ui
         snprintf(ref->why, sizeof ref->why, "the grader ran out of host memory");
         return;
     }
-    /* Each failure is Oclgrind's: the next attempt leaves out what may have caused it. A run that did not finish
-       in time is not tried again: no checker makes a kernel endless, and each try would cost its limit again. */
-    for (a = 0; a < GRADE_COUNT(attempts) && rc == 1; a++) {
+    /* Each failure is Oclgrind's: the next attempt leaves out what may have caused it. A run past its budget or
+       its time is not tried again: no checker makes a kernel endless, and each try would cost as much again. */
+    for (a = 0; a < GRADE_COUNT(attempts) && rc == 1 && !(a > 0 && (ref->log->over_budget || ref->log->out_of_time));
+         a++) {
         rc = run_once(g, lab, seed, max_local, only_case, &attempts[a], ref, failure, sizeof failure);
         if (a == 0)
             snprintf(first, sizeof first, "%s", failure);
-        if (rc == 1 && (strstr(failure, "did not finish") || strstr(failure, "timed out")))
-            break;
+        if (clk_stage_times() && rc == 1)
+            fprintf(stderr, "reference judge %s, attempt %zu: %s\n", lab->name, a + 1, failure);
     }
-    if (rc == 1 && timed_out_in_a_case(ref, failure)) {
-        /* Not Oclgrind's failure: a small case that does not finish under the reference judge, with room for a
-           slow kernel, hangs there, whatever a device's compiler made of it; the verdict says so. */
+    if (rc == 1 && ref->log->over_budget && ref->log->stopped_at >= 0) {
+        /* Not Oclgrind's failure: a launch that runs past its budget of simulated instructions, far more than a
+           right kernel needs, hangs there, whatever a device's compiler made of it; the verdict says so. A run that
+           only took too long is the judge's failure (below): time never decides the kernel's verdict. */
         char log_path[PATH_MAX + 64];
         snprintf(log_path, sizeof log_path, "%s/run-%s%s/oclgrind.log", g->scratch, lab->name, RUNLAB_REFERENCE_RUN);
         read_findings(log_path, ref);
@@ -405,8 +399,8 @@ void reference_judge_run(struct grading *g, const struct grade_lab_spec *lab, ui
     else if (rc == 1) {
         snprintf(ref->why, sizeof ref->why, "the reference judge could not simulate this kernel: %.900s%s%.600s (a "
                  "fault of Oclgrind's, not of the kernel), so the device's verdict stands and no points are lost for "
-                 "it", first, strcmp(first, failure) ? "; without its optional checks, " : ", with and without its "
-                 "optional checks", strcmp(first, failure) ? failure : "");
+                 "it", first, a == 1 ? "" : strcmp(first, failure) ? "; without its optional checks, "
+                 : ", with and without its optional checks", a > 1 && strcmp(first, failure) ? failure : "");
         ref->judge_failed = 1;
         ref->counts_lost = !ref->counted;
         keep_findings(g, lab, ref);

@@ -11,7 +11,14 @@
 // - additions of values loaded from local memory (lab 11: an add or fadd instruction one of whose operands is a load
 //   from the __local address space, counted once per element of its result): the additions a scan makes in its
 //   block, not the index arithmetic around them, and the most one work-item made; with LLVM's headers only, else -1;
+// - the instructions the launch's work-items executed;
 // - the kernel's name, last on the line, so that a lab of several kernels finds its launch.
+// It also ends the process when a launch runs past the budget CLKIT_JUDGE_BUDGET gives it ("TOTAL ITEM", which the
+// runner sets for each case): more than TOTAL instructions in all, or more than ITEM executed by one work-item in a
+// row (Oclgrind runs a work-item until it reaches a barrier or its end, so an endless loop in one work-item is found
+// as soon as it has run ITEM instructions). It writes "clkit-budget launch=N instructions=M item_run=R kernel=K" to
+// clkit-counts.txt and exits with CLKIT_BUDGET_EXIT (see grader/judge/lab_run.h). A hang is then found by the work
+// simulated, the same on every machine, not by a clock.
 // The runner launches nothing but the kernel being judged. It appends one line per launch to clkit-counts.txt in the working directory, never to the output, where the
 // kernel's own printf could imitate it.
 #include <oclgrind/Context.h>
@@ -27,7 +34,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <set>
 #include <string>
@@ -37,6 +46,7 @@
 namespace
 {
 const size_t WARP = 32, SEGMENT = 128, BANKS = 32, WORD = 4;
+const int BUDGET_EXIT = 86; // CLKIT_BUDGET_EXIT in grader/judge/lab_run.h
 
 class Counting : public oclgrind::Plugin
 {
@@ -53,13 +63,27 @@ public:
     local_adds_ = 0.0;
     item_adds_.clear();
     kernel_ = invocation->getKernel()->getName();
+    instructions_ = run_ = longest_run_ = 0;
+    run_item_ = SIZE_MAX;
+    budget_ = item_budget_ = 0;
+    if (const char* budget = std::getenv("CLKIT_JUDGE_BUDGET"))
+      std::sscanf(budget, "%llu %llu", &budget_, &item_budget_);
   }
 
-#ifdef CLKIT_HAVE_LLVM
-  // An addition of a value loaded from local memory (a scan's partial sums), not of an index.
+  // Every instruction counts against the launch's budget; an addition of a value loaded from local memory (a scan's
+  // partial sums, not an index) is counted as well.
   void instructionExecuted(const oclgrind::WorkItem* item, const llvm::Instruction* instruction,
                            const oclgrind::TypedValue& result) override
   {
+    size_t index = item->getGlobalIndex();
+    if (index != run_item_) {
+      run_item_ = index;
+      run_ = 0;
+    }
+    longest_run_ = std::max(longest_run_, ++run_);
+    if ((++instructions_ > budget_ && budget_ > 0) || (run_ > item_budget_ && item_budget_ > 0))
+      over_budget();
+#ifdef CLKIT_HAVE_LLVM
     unsigned opcode = instruction->getOpcode();
     if (opcode != llvm::Instruction::Add && opcode != llvm::Instruction::FAdd)
       return;
@@ -71,8 +95,10 @@ public:
         return;
       }
     }
-  }
+#else
+    (void)instruction, (void)result;
 #endif
+  }
 
   // Every atomic reads its location first (a read-modify-write, or an atomic load): one count per operation.
   void memoryAtomicLoad(const oclgrind::Memory* memory, const oclgrind::WorkItem*, oclgrind::AtomicOp, size_t,
@@ -133,10 +159,11 @@ public:
                    "clkit-counts launch=%zu global_loads=%.0f global_stores=%.0f local_loads=%.0f local_stores=%.0f "
                    "load_requests=%zu load_transactions=%zu store_requests=%zu store_transactions=%zu "
                    "local_requests=%zu local_wavefronts=%zu constant_loads=%.0f global_atomics=%.0f local_atomics=%.0f "
-                   "local_adds=%.0f item_adds=%.0f kernel=%s\n",
+                   "local_adds=%.0f item_adds=%.0f instructions=%llu item_run=%llu kernel=%s\n",
                    launch_, counts_[0], counts_[1], counts_[2], counts_[3], requests[0], transactions[0],
                    requests[1], transactions[1], local_requests, wavefronts, constant_loads(), atomics_[0],
-                   atomics_[1], local_adds(), most_item_adds(), safe_name().c_str());
+                   atomics_[1], local_adds(), most_item_adds(), instructions_, longest_run_,
+                   safe_name().c_str());
       std::fclose(out);
     }
     segments_.clear();
@@ -145,6 +172,18 @@ public:
   }
 
 private:
+  // Says that the launch ran past its budget, where the judge reads it, and ends the process at once: the launch
+  // would not end by itself, and Oclgrind offers a plugin no way to stop it.
+  [[noreturn]] void over_budget() const
+  {
+    if (FILE* out = std::fopen("clkit-counts.txt", "a")) {
+      std::fprintf(out, "clkit-budget launch=%zu instructions=%llu item_run=%llu kernel=%s\n", launch_,
+                   instructions_, run_, safe_name().c_str());
+      std::fclose(out);
+    }
+    std::_Exit(BUDGET_EXIT);
+  }
+
   // A request: one instruction, executed by one warp, for the n-th time by its work-items.
   using Request = std::tuple<const void*, size_t, size_t, size_t, bool>;
 
@@ -242,6 +281,9 @@ private:
   double local_adds_ = 0.0;
   std::map<size_t, double> item_adds_;
   std::string kernel_;
+  // This launch's instructions, those of the work-item running now in a row, and its budgets (0: none).
+  unsigned long long instructions_ = 0, run_ = 0, longest_run_ = 0, budget_ = 0, item_budget_ = 0;
+  size_t run_item_ = SIZE_MAX;
   std::map<Request, std::set<size_t>> segments_, words_;
   std::map<std::pair<size_t, const void*>, size_t> occurrences_;
 };

@@ -57,6 +57,8 @@ struct wire_case {
     uint64_t seed;
     uint64_t guard;          /* elements in each guard zone; 0: plain buffers */
     uint32_t guard_bits[GRADE_MAX_BUFFERS];
+    uint64_t instruction_budget; /* under the reference judge, the instructions a launch may simulate (0: any) */
+    uint64_t item_budget;        /* and those one work-item may run in a row (0: any) */
 };
 
 struct wire_case_done {
