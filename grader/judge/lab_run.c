@@ -148,6 +148,10 @@ static void start_runner(struct lab_run *r, char *const wrapper[], int timeout_s
     snprintf(job.include_dir, sizeof job.include_dir, "%s", r->lab->name);
     job.unoptimised = r->unoptimised;
     job.contract = labs_contract_index(r->lab);
+    /* A kernel whose builds are kept is built as its host program builds it too (labs without tilings: those with
+       pass -DTILE), so that the host program's run starts from that program (host_test.c). */
+    if (r->source && !refused && !r->lab->tilings)
+        snprintf(job.host_kernel, sizeof job.host_kernel, "./%s", r->lab->kernel_file);
     snprintf(job.kernels_dir, sizeof job.kernels_dir, "%.*s/kernels", (int)sizeof job.kernels_dir - 16, kit);
     session_start(&r->session, argv, &policy, &job);
 }
