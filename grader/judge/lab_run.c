@@ -120,7 +120,7 @@ static int stage(struct lab_run *r, char *why, size_t size)
 
 static void start_runner(struct lab_run *r, char *const wrapper[], int timeout_s, int refused)
 {
-    char runner[PATH_MAX + 32], work[PATH_MAX + 16], kit[PATH_MAX + 16], *argv[24];
+    char runner[PATH_MAX + 32], work[PATH_MAX + 16], kit[PATH_MAX + 16], host[PATH_MAX + 96], *argv[24];
     struct sandbox_policy policy = {.untrusted = 1, .workdir = work, .readable = kit, .writable = r->run_dir,
                                     .timeout_s = timeout_s, .output_limit = OUTPUT_KEPT, .wire = 1};
     struct wire_job job;
@@ -148,9 +148,10 @@ static void start_runner(struct lab_run *r, char *const wrapper[], int timeout_s
     snprintf(job.include_dir, sizeof job.include_dir, "%s", r->lab->name);
     job.unoptimised = r->unoptimised;
     job.contract = labs_contract_index(r->lab);
-    /* A kernel whose builds are kept is built as its host program builds it too (labs without tilings: those with
-       pass -DTILE), so that the host program's run starts from that program (host_test.c). */
-    if (r->source && !refused && !r->lab->tilings)
+    /* A kernel whose builds are kept, beside a host program, is built as that program builds it too (labs without
+       tilings: those with pass -DTILE), so that the host program's run starts from that program (host_test.c). */
+    snprintf(host, sizeof host, "%s/%s/host.c", work, r->lab->name);
+    if (r->source && !refused && !r->lab->tilings && clk_file_exists(host))
         snprintf(job.host_kernel, sizeof job.host_kernel, "./%s", r->lab->kernel_file);
     snprintf(job.kernels_dir, sizeof job.kernels_dir, "%.*s/kernels", (int)sizeof job.kernels_dir - 16, kit);
     session_start(&r->session, argv, &policy, &job);
