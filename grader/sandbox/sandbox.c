@@ -23,6 +23,7 @@
 #define MAX_PROCESSES 8192
 #define PEAK_FILE ".clkit-peak" /* in the run's folder: the most it held, for a solutions run's measured need */
 #define TASK_ALLOWANCE 128
+#define UNCLAIMED_SHARES 16 /* gradings side by side that a user no claim holds leaves room for */
 #define MAX_ENV 24
 
 static rlim_t task_shares = 1; /* judges side by side that confine code as the same user */
@@ -40,11 +41,17 @@ void sandbox_share_user(int judges)
     one_users_judges = judges > 1;
 }
 
-/* The share of the task cap a run gets: one allowance, unless its user is shared with workers beside it. */
+/* The share of the task cap a run gets: one allowance, unless its user is shared with workers beside it. A user no
+   claim holds (nobody, where ./setup made no runner users) may be any grading's on this machine, whose tasks grow
+   after this run's cap is set: its cap leaves room for UNCLAIMED_SHARES runs side by side, or a right kernel's
+   runner would fail to start its threads beside another grading (PoCL: "pthread_scheduler_init ... Resource
+   temporarily unavailable"). */
 static rlim_t task_share(void)
 {
-    return task_shares > 1 && (one_users_judges || !sandbox_user()->drop || sandbox_user()->shared) ? task_shares
-                                                                                                     : 1;
+    const struct sandbox_user *user = sandbox_user();
+    if (user->drop && !user->claimed)
+        return task_shares > UNCLAIMED_SHARES ? task_shares : UNCLAIMED_SHARES;
+    return task_shares > 1 && (one_users_judges || !user->drop || user->shared) ? task_shares : 1;
 }
 
 /* Tasks (processes and threads) the user already has, so a per-user cap leaves room for exactly our allowance. */
