@@ -133,7 +133,7 @@ const void *session_map_buffers(struct session *s, size_t bytes)
     void *data;
     if (bytes == 0 || bytes > s->buffers_size)
         return NULL;
-    data = mmap(NULL, bytes, PROT_READ, MAP_SHARED, s->buffers_fd, 0);
+    data = mmap(NULL, bytes, PROT_READ, MAP_SHARED | MAP_POPULATE, s->buffers_fd, 0);
     return data == MAP_FAILED ? NULL : data;
 }
 

@@ -50,7 +50,7 @@ static float *map_area(size_t floats)
     void *area;
     if (fstat(WIRE_BUFFERS_FD, &st) != 0 || (size_t)st.st_size < floats * sizeof(float) || floats == 0)
         return NULL;
-    area = mmap(NULL, floats * sizeof(float), PROT_READ | PROT_WRITE, MAP_SHARED, WIRE_BUFFERS_FD, 0);
+    area = mmap(NULL, floats * sizeof(float), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, WIRE_BUFFERS_FD, 0);
     return area == MAP_FAILED ? NULL : area;
 }
 
