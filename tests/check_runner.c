@@ -211,6 +211,40 @@ START_TEST(any_folder_name_grades)
 }
 END_TEST
 
+/* The files cache-writer's host program found in its cache, from its line in output (0 when none). */
+static int attacked_files(const char *text)
+{
+    int files = 0;
+    for (size_t i = 0; text[i]; i++)
+        if (!strncmp(text + i, "clkit-attack: ", 14))
+            return sscanf(text + i + 14, "%d", &files) == 1 ? files : 0;
+    return 0;
+}
+
+/* A host program that rewrites its PoCL cache, where the grader gave it the program the runner built from its
+   kernel text (kept by that text), changes nothing of the kept program: a classmate who hands in the same text gets
+   it as the runner built it, and full marks. */
+START_TEST(a_host_program_cannot_change_a_kept_program)
+{
+    int status, files;
+    char *output = shell(
+        "set -e; rm -rf build/check-keep && mkdir -p build/check-keep/good/lab1 && "
+        "cp tests/fixtures/attacks/cache-writer/lab1/vadd.cl solutions/lab1/host.c build/check-keep/good/lab1/ && "
+        "NO_COLOR=1 ./grade --quick --seed 2 --submission build/check-keep/good lab1 >/dev/null 2>&1 || true; "
+        "entry=$(dirname $(grep -l \"cache-writer's kernel\" build/kit-kernel-cache/lab1/submitted-builds/*/source)); "
+        "find $entry -type f | sort | xargs sha256sum > build/check-keep.sum; "
+        "NO_COLOR=1 ./grade --quick --seed 2 --submission tests/fixtures/attacks/cache-writer lab1 2>&1 | "
+        "grep -o 'clkit-attack: [0-9]* files'; sha256sum --quiet -c build/check-keep.sum; "
+        "NO_COLOR=1 ./grade --quick --seed 2 --submission build/check-keep/good lab1 2>&1",
+        &status);
+    files = attacked_files(output);
+    ck_assert_msg(status == 0 && files > 0,
+                  "the attack did not run, or the kept program changed: status %d\n%s", status, output);
+    ck_assert_msg(score_of(output, "lab1") == 10.0, "the classmate after it:\n%s", output);
+    free(output);
+}
+END_TEST
+
 /* A student who attacks classmates in batch grading changes nothing of theirs, and every entry gets a result. */
 START_TEST(classmates_are_unharmed)
 {
@@ -257,6 +291,7 @@ Suite *runner_suite(void)
     tcase_add_test(tc, any_folder_name_grades);
     tcase_add_test(tc, no_solution_artefact_reaches_a_student);
     tcase_add_loop_test(tc, classmates_are_unharmed, 0, 2); /* with bubblewrap, then without */
+    tcase_add_test(tc, a_host_program_cannot_change_a_kept_program);
     suite_add_tcase(s, tc);
     return s;
 }
