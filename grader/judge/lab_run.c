@@ -353,10 +353,10 @@ static uint64_t reference_budget(const struct lab_run *r, const struct grade_cas
 double runlab_case_limit(const struct lab_run *r, const struct grade_case *c)
 {
     double limit;
-    /* Under the simulator the budget ends a hang; the clock is a backstop three times as long as the budget takes
-       on an idle machine, never less than REFERENCE_FLOOR_S (not --timeout, a device's limit). */
+    /* Under the simulator the budget ends a hang; the clock is only a backstop past it (not --timeout, a device's
+       limit): a hang that loops through barriers runs its whole launch budget, at Oclgrind's slowest pace. */
     if (r->mode == RUNLAB_REFERENCE)
-        return fmax(REFERENCE_FLOOR_S, CASE_BASE_S + 3.0 * reference_budget(r, c) / REFERENCE_INSTRUCTIONS_PER_S);
+        return fmax(REFERENCE_FLOOR_S, CASE_BASE_S + reference_budget(r, c) / REFERENCE_SLOWEST_PACE);
     limit = CASE_BASE_S + r->lab->family->work(c) * 1e-8; /* 100 MB/s: a slow CPU, a kernel doing more work */
     if (r->slow_seen && limit > AFTER_SLOW_S) /* one slow case already cost its limit: a hang costs about 10 s */
         limit = AFTER_SLOW_S;
