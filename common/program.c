@@ -41,12 +41,6 @@ static void hand_over_log(char *text, char **log)
 cl_program clk_build_program(cl_context context, cl_device_id device, const char *path,
                              const char *options, char **log)
 {
-    return clk_build_program_named(context, device, path, path, options, log);
-}
-
-cl_program clk_build_program_named(cl_context context, cl_device_id device, const char *path, const char *shown,
-                                   const char *options, char **log)
-{
     char *source = NULL, *text = NULL;
     cl_program program = NULL;
     cl_int status = CL_SUCCESS;
@@ -54,7 +48,7 @@ cl_program clk_build_program_named(cl_context context, cl_device_id device, cons
     if (log)
         *log = NULL;
     source = clk_read_text(path, NULL);
-    text = source ? with_line_directive(shown, source) : NULL;
+    text = source ? with_line_directive(path, source) : NULL;
     if (!text) {
         snprintf(message, sizeof message, "cannot read %s", path);
         hand_over_log(strdup(message), log);

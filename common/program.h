@@ -8,10 +8,6 @@
 cl_program clk_build_program(cl_context context, cl_device_id device, const char *path,
                              const char *options, char **log);
 
-/* As clk_build_program, with the compiler's messages naming the file shown rather than path. */
-cl_program clk_build_program_named(cl_context context, cl_device_id device, const char *path, const char *shown,
-                                   const char *options, char **log);
-
 /* Returns the build log of program on device as a string that the caller frees. */
 char *clk_build_log(cl_program program, cl_device_id device);
 

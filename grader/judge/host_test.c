@@ -78,8 +78,7 @@ static int build_argv(const struct grading *g, const struct host_run *h, char **
     free(text);
     snprintf(include, sizeof include, "-I%s/kit/include", g->scratch);
     snprintf(library, sizeof library, "%s/kit/lib/libclkit.a", g->scratch);
-    /* Relative to the folder it runs in (h->work): the same text, and so the same program, in every grading */
-    snprintf(source_dir, sizeof source_dir, "-DCLK_SOURCE_DIR=\".\"");
+    snprintf(source_dir, sizeof source_dir, "-DCLK_SOURCE_DIR=\"%s\"", h->work);
     /* Relative to the run's folder, where the compiler runs: its messages then name host.c, not a scratch path. */
     snprintf(source, sizeof source, "host.c");
     for (line = strtok_r(words, "\n", &save); line && argc < MAX_FLAGS - 8; line = strtok_r(NULL, "\n", &save)) {

@@ -151,8 +151,7 @@ static void start_runner(struct lab_run *r, char *const wrapper[], int timeout_s
     /* A kernel whose builds are kept, beside a host program, is built as that program builds it too (labs without
        tilings: those with pass -DTILE), so that the host program's run starts from that program (host_test.c). */
     snprintf(host, sizeof host, "%s/%s/host.c", work, r->lab->name);
-    if (r->source && !refused && !r->lab->tilings && clk_file_exists(host))
-        snprintf(job.host_kernel, sizeof job.host_kernel, "./%s", r->lab->kernel_file);
+    job.build_as_host = r->source && !refused && !r->lab->tilings && clk_file_exists(host);
     snprintf(job.kernels_dir, sizeof job.kernels_dir, "%.*s/kernels", (int)sizeof job.kernels_dir - 16, kit);
     session_start(&r->session, argv, &policy, &job);
 }

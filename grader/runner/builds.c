@@ -56,10 +56,10 @@ int builds_all(const struct clk_env *env, const struct grade_lab_spec *lab, cons
     return 0;
 }
 
-void builds_as_host(const struct clk_env *env, const char *path, const char *shown)
+void builds_as_host(const struct clk_env *env, const char *path)
 {
     char *log = NULL;
-    cl_program program = clk_build_program_named(env->context, env->info.device, path, shown, "", &log);
+    cl_program program = clk_build_program(env->context, env->info.device, path, "", &log);
     if (program)
         clReleaseProgram(program);
     free(log); /* the host program says why, if it builds it */

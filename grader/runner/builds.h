@@ -23,9 +23,10 @@ struct built {
 int builds_all(const struct clk_env *env, const struct grade_lab_spec *lab, const char *path, const char *include_dir,
                int unoptimised, struct built *b, char *reason, size_t size);
 
-/* Builds the kernel at path once more as the labs' host programs do (no options, the compiler's messages naming
-   shown), for the implementation's cache only: the host program's run may then be given the program. */
-void builds_as_host(const struct clk_env *env, const char *path, const char *shown);
+/* Builds the kernel at path once more as the labs' host programs do (with no options: PoCL's cache tells programs
+   apart by their text and options, not by the file's name), for the implementation's cache only: the host
+   program's run may then be given the program. */
+void builds_as_host(const struct clk_env *env, const char *path);
 
 /* Releases every program and kernel of b. */
 void builds_release(struct built *b);

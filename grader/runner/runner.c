@@ -323,8 +323,8 @@ static int build(struct runner *r)
         return reply(WIRE_BUILT, &b, sizeof b, "not built");
     b.ok = builds_all(&r->env, r->lab, r->job.kernel_path, r->job.include_dir[0] ? r->job.include_dir : NULL,
                       r->job.unoptimised, &r->built, reason, sizeof reason) == 0;
-    if (b.ok && r->job.host_kernel[0] && !r->env.info.is_gpu)
-        builds_as_host(&r->env, r->job.kernel_path, r->job.host_kernel);
+    if (b.ok && r->job.build_as_host && !r->env.info.is_gpu)
+        builds_as_host(&r->env, r->job.kernel_path);
     b.max_local = b.ok ? builds_max_local(&r->env, &r->built) : 0;
     return reply(WIRE_BUILT, &b, sizeof b, b.ok ? NULL : reason);
 }

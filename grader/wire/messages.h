@@ -35,8 +35,8 @@ struct wire_job {
     char kernels_dir[512];   /* the baselines and probes (a scratch copy of kernels/) */
     int unoptimised;         /* build the kernel with -cl-opt-disable: is a disagreement the compiler's? */
     int contract;            /* the lab's contract the kernel is graded under (labs/contract.h) */
-    char host_kernel[64];    /* when set, the kernel is built once more as the lab's host program builds it, named
-                                this way ("./vadd.cl", no options), so that its program is kept for that run too */
+    int build_as_host;       /* build the kernel once more as the lab's host program does (no options), so that
+                                its program is kept for that run too */
 };
 
 struct wire_hello {
