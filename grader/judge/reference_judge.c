@@ -196,16 +196,19 @@ int sanitize_parse(const char *log, char *text, size_t size)
     return sanitize_parse_at(log, NULL, text, size);
 }
 
-/* What each attempt of the reference judge leaves out: Oclgrind 21.10's uninitialised-value checker crashes on some
-   kernels (vload4) and cannot simulate others (LLVM's freeze), and a plugin may fail too; the checks left stand. */
+/* The reference judge's runs under Oclgrind. The verdict's attempts judge the whole sample with every check but
+   one: a failure is Oclgrind's, and the next attempt leaves out what may have caused it (the kit's plugin). The
+   uninitialised-value checker has a run of its own over the short sample (runlab_run_cases): it triples the time of
+   a case, and Oclgrind 21.10's checker crashes on some right kernels (vload4) or cannot simulate them (LLVM's
+   freeze), while an uninitialised value shows in any case that reads it. */
 static const struct attempt {
-    int uninitialized, plugin;
+    int uninitialized, plugin, data_races;
+    const char *log;     /* Oclgrind's log, in the lab's reference run folder */
     const char *without; /* what the attempt does not check */
 } attempts[] = {
-    {.uninitialized = 1, .plugin = 1, .without = ""},
-    {.uninitialized = 0, .plugin = 1, .without = "uninitialised values"},
-    {.uninitialized = 0, .plugin = 0, .without = "uninitialised values and the technique counts"},
-};
+    {.plugin = 1, .data_races = 1, .log = "oclgrind.log", .without = ""},
+    {.plugin = 0, .data_races = 1, .log = "oclgrind.log", .without = "the technique counts"},
+}, uninitialised_check = {.uninitialized = 1, .log = "oclgrind-uninitialised.log"};
 
 /* The command line of one attempt, with the devices' local memory: Oclgrind's own 32 KB would refuse a right kernel
    that fits a GPU's 48 KB. */
@@ -216,14 +219,15 @@ static int oclgrind_command(struct grading *g, const struct grade_lab_spec *lab,
     if (sandbox_find_program("oclgrind", c->program, sizeof c->program) != 0)
         return -1;
     c->argv[argc++] = c->program;
-    c->argv[argc++] = "--data-races";
+    if (attempt->data_races)
+        c->argv[argc++] = "--data-races";
     c->argv[argc++] = "--local-mem-size", c->argv[argc++] = SANITIZE_LOCAL_MEM_BYTES;
     if (attempt->uninitialized)
         c->argv[argc++] = "--uninitialized";
     snprintf(c->plugin, sizeof c->plugin, "%s/kit/bin/libclkit-coalesce.so", g->scratch);
     if (attempt->plugin && clk_file_exists(c->plugin))
         c->argv[argc++] = "--plugins", c->argv[argc++] = c->plugin;
-    snprintf(c->log, sizeof c->log, "%s/run-%s%s/oclgrind.log", g->scratch, lab->name, RUNLAB_REFERENCE_RUN);
+    snprintf(c->log, sizeof c->log, "%s/run-%s%s/%s", g->scratch, lab->name, RUNLAB_REFERENCE_RUN, attempt->log);
     c->argv[argc++] = "--log", c->argv[argc++] = c->log;
     c->argv[argc] = NULL;
     return 0;
@@ -232,19 +236,29 @@ static int oclgrind_command(struct grading *g, const struct grade_lab_spec *lab,
 int sanitize_wrapper(struct grading *g, const struct grade_lab_spec *lab, struct oclgrind_command *command)
 {
     /* As a device, without the checker that crashes on some right kernels: the reference run beside it has it. */
-    return oclgrind_command(g, lab, &attempts[1], command);
+    return oclgrind_command(g, lab, &attempts[0], command);
 }
 
-/* Reads what Oclgrind left in the run folder: its diagnostics (not the kernel's printf, which goes to the output). */
-static void read_findings(const char *log_path, struct reference *ref)
+/* Reads what Oclgrind left in the lab's reference run folder, from the verdict's run and the uninitialised-value run:
+   its diagnostics (not the kernel's printf, which goes to the output). */
+static void read_findings(const struct grading *g, const struct grade_lab_spec *lab, struct reference *ref)
 {
-    char work[PATH_MAX];
-    const char *slash = strrchr(log_path, '/');
-    size_t length = 0;
-    char *log = scratch_read_untrusted(log_path, 4u << 20, &length);
-    snprintf(work, sizeof work, "%.*s/work", slash ? (int)(slash - log_path) : 1, slash ? log_path : ".");
-    ref->findings = sanitize_parse_at(log ? log : "", work, ref->findings_text, sizeof ref->findings_text);
-    free(log);
+    char folder[PATH_MAX], path[PATH_MAX + 64], work[PATH_MAX + 16];
+    size_t lengths[2] = {0, 0};
+    char *logs[2], *both;
+    snprintf(folder, sizeof folder, "%s/run-%s%s", g->scratch, lab->name, RUNLAB_REFERENCE_RUN);
+    snprintf(path, sizeof path, "%s/%s", folder, attempts[0].log);
+    logs[0] = scratch_read_untrusted(path, 4u << 20, &lengths[0]);
+    snprintf(path, sizeof path, "%s/%s", folder, uninitialised_check.log);
+    logs[1] = scratch_read_untrusted(path, 4u << 20, &lengths[1]);
+    both = calloc(lengths[0] + lengths[1] + 2, 1);
+    if (both)
+        snprintf(both, lengths[0] + lengths[1] + 2, "%s\n%s", logs[0] ? logs[0] : "", logs[1] ? logs[1] : "");
+    snprintf(work, sizeof work, "%s/work", folder);
+    ref->findings = sanitize_parse_at(both ? both : "", work, ref->findings_text, sizeof ref->findings_text);
+    free(both);
+    free(logs[0]);
+    free(logs[1]);
 }
 
 /* Keeps the plugin's counts of the technique case from the latest attempt that has them, whatever became of the
@@ -309,53 +323,71 @@ static void last_line(const char *output, char *text, size_t size)
     free(line);
 }
 
-/* One attempt of the reference judge; returns 0 when it ran every case it was given (ref filled), 1 when Oclgrind
-   failed (what failed in failure; the cases it judged before are in ref->log), -1 when it is not installed. */
-static int run_once(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, size_t max_local,
-                    long only_case, const struct attempt *attempt, struct reference *ref, char *failure,
-                    size_t size)
+/* Runs the cases of one attempt under Oclgrind into log (the short sample for the uninitialised-value run); returns
+   0 when it ran every case it was given, 1 when Oclgrind failed (what failed in failure; the cases it judged before
+   are in log), -1 when it is not installed. */
+static int simulate(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, size_t max_local,
+                    long only_case, const struct attempt *attempt, struct case_log *log, struct reference *ref,
+                    char *failure, size_t size)
 {
     static struct oclgrind_command command;
-    struct lab_run r = {.g = g, .lab = lab, .seed = seed, .mode = RUNLAB_REFERENCE};
+    struct lab_run r = {.g = g, .lab = lab, .seed = seed, .mode = RUNLAB_REFERENCE,
+                        .short_sample = attempt->uninitialized};
     struct sandbox_outcome outcome;
     size_t length = 0;
-    char *log;
+    char *oclgrind_log;
     if (oclgrind_command(g, lab, attempt, &command) != 0) {
         snprintf(ref->why, sizeof ref->why, "Oclgrind is not installed (sudo apt-get install oclgrind)");
         return -1;
     }
-    memset(ref->log, 0, sizeof *ref->log);
-    ref->log->stopped_at = ref->log->slow_at = -1;
+    memset(log, 0, sizeof *log);
+    log->stopped_at = log->slow_at = -1;
     scratch_remove(command.log); /* an earlier run's log (or whatever the lab's runner left there) is not this one */
     runlab_open(&r, command.argv, 2 * g->config.timeout_s + 30);
     if (!r.setup && !r.refusal && strstr(r.hello.device_name, "Oclgrind"))
-        runlab_run_cases(&r, max_local, only_case, ref->log);
-    keep_counts(ref);
-    log = scratch_read_untrusted(command.log, 4u << 20, &length);
-    judge_failure(&r, ref->log, log, failure, size);
+        runlab_run_cases(&r, max_local, only_case, log);
+    if (attempt->plugin)
+        keep_counts(ref);
+    oclgrind_log = scratch_read_untrusted(command.log, 4u << 20, &length);
+    judge_failure(&r, log, oclgrind_log, failure, size);
     int unstarted = r.setup != NULL;
     runlab_close(&r, &outcome);
     if (unstarted && outcome.output && outcome.output[0]) /* what Oclgrind or the loader said last */
         last_line(outcome.output, failure, size);
     sandbox_outcome_free(&outcome);
-    free(log);
+    free(oclgrind_log);
     if (failure[0])
         return 1;
-    ref->ran = 1;
     ref->counts_lost = !attempt->plugin || !clk_file_exists(command.plugin);
-    read_findings(command.log, ref);
     return 0;
+}
+
+/* The uninitialised-value checker over the short sample, after the verdict's run judged every case: what it finds
+   joins that run's findings (read_findings); its failure is Oclgrind's, and says which check was not made. */
+static void uninitialised_run(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, size_t max_local,
+                              long only_case, struct reference *ref)
+{
+    static struct case_log log;
+    char failure[1024] = "";
+    int counts_lost = ref->counts_lost;
+    int rc = simulate(g, lab, seed, max_local, only_case, &uninitialised_check, &log, ref, failure, sizeof failure);
+    ref->counts_lost = counts_lost;
+    if (clk_stage_times() && rc == 1)
+        fprintf(stderr, "reference judge %s, uninitialised values: %s\n", lab->name, failure);
+    if (rc == 1)
+        clk_append(ref->why, sizeof ref->why, "%suninitialised values not checked: %.900s (a fault of Oclgrind's, "
+                   "not of the kernel)", ref->why[0] ? "; " : "", failure);
+    for (size_t i = 0; rc == 0 && i < log.count; i++)
+        ref->uninitialised_cases += (size_t)log.ran[i];
 }
 
 /* After the last attempt failed: what it found in the cases it judged before it failed stands (a race is a race);
    with nothing found, its partial run does not count, and every case is the device's alone. */
 static void keep_findings(struct grading *g, const struct grade_lab_spec *lab, struct reference *ref)
 {
-    char log_path[PATH_MAX + 64];
     ref->log->stopped_at = -1;
     ref->log->technique_ran = 0;
-    snprintf(log_path, sizeof log_path, "%s/run-%s%s/oclgrind.log", g->scratch, lab->name, RUNLAB_REFERENCE_RUN);
-    read_findings(log_path, ref);
+    read_findings(g, lab, ref);
     ref->ran = ref->findings > 0;
 }
 
@@ -363,7 +395,7 @@ void reference_judge_run(struct grading *g, const struct grade_lab_spec *lab, ui
                          long only_case, struct reference *ref)
 {
     struct case_log *given = ref->log;
-    char failure[1024] = "", first[1024] = "";
+    char failure[1024] = "", first[1024] = "", path[PATH_MAX + 64];
     size_t a = 0;
     int rc = 1;
     memset(ref, 0, sizeof *ref);
@@ -373,11 +405,14 @@ void reference_judge_run(struct grading *g, const struct grade_lab_spec *lab, ui
         snprintf(ref->why, sizeof ref->why, "the grader ran out of host memory");
         return;
     }
+    snprintf(path, sizeof path, "%s/run-%s%s/%s", g->scratch, lab->name, RUNLAB_REFERENCE_RUN,
+             uninitialised_check.log);
+    scratch_remove(path); /* an earlier judge's (or the lab's runner's): not this one */
     /* Each failure is Oclgrind's: the next attempt leaves out what may have caused it. A run past its budget or
        its time is not tried again: no checker makes a kernel endless, and each try would cost as much again. */
     for (a = 0; a < GRADE_COUNT(attempts) && rc == 1 && !(a > 0 && (ref->log->over_budget || ref->log->out_of_time));
          a++) {
-        rc = run_once(g, lab, seed, max_local, only_case, &attempts[a], ref, failure, sizeof failure);
+        rc = simulate(g, lab, seed, max_local, only_case, &attempts[a], ref->log, ref, failure, sizeof failure);
         if (a == 0)
             snprintf(first, sizeof first, "%s", failure);
         if (clk_stage_times() && rc == 1)
@@ -387,16 +422,18 @@ void reference_judge_run(struct grading *g, const struct grade_lab_spec *lab, ui
         /* Not Oclgrind's failure: a launch that runs past its budget of simulated instructions, far more than a
            right kernel needs, hangs there, whatever a device's compiler made of it; the verdict says so. A run that
            only took too long is the judge's failure (below): time never decides the kernel's verdict. */
-        char log_path[PATH_MAX + 64];
-        snprintf(log_path, sizeof log_path, "%s/run-%s%s/oclgrind.log", g->scratch, lab->name, RUNLAB_REFERENCE_RUN);
-        read_findings(log_path, ref);
+        read_findings(g, lab, ref);
         ref->ran = 1;
         return;
     }
     if (rc == 0 && a > 1)
         snprintf(ref->why, sizeof ref->why, "%s not checked: with every check, %.900s (a fault of Oclgrind's, not "
                  "of the kernel)", attempts[a - 1].without, first);
-    else if (rc == 1) {
+    if (rc == 0) {
+        ref->ran = 1;
+        uninitialised_run(g, lab, seed, max_local, only_case, ref);
+        read_findings(g, lab, ref);
+    } else if (rc == 1) {
         snprintf(ref->why, sizeof ref->why, "the reference judge could not simulate this kernel: %.900s%s%.600s (a "
                  "fault of Oclgrind's, not of the kernel), so the device's verdict stands and no points are lost for "
                  "it", first, a == 1 ? "" : strcmp(first, failure) ? "; without its optional checks, "

@@ -37,6 +37,7 @@ struct reference {
     char why[2048];
     struct case_log *log;     /* its verdict on each case it ran (set before reference_judge_run: the log to fill) */
     int log_given;
+    size_t uninitialised_cases; /* the cases of the short sample judged with the uninitialised-value checker */
     int findings;             /* distinct problems found (races, bad accesses, uninitialised values, divergence) */
     char findings_text[8192]; /* one line each, with file:line and a hint */
     struct technique_counts counts; /* the technique case, counted by the kit's plugin */
@@ -45,7 +46,8 @@ struct reference {
 
 /* Runs lab's small exact cases (from a device allowing work-groups of max_local; only case only_case when >= 0)
    and then its technique case under Oclgrind, each within a limit, and fills ref (and ref->log, when set); when
-   Oclgrind fails, tries again without its uninitialised-value checker, then without the kit's plugin. */
+   Oclgrind fails, tries again without the kit's plugin. Once every case ran, runs the short sample again with the
+   uninitialised-value checker (alone: its failure leaves the verdict's run standing). */
 void reference_judge_run(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, size_t max_local,
                          long only_case, struct reference *ref);
 

@@ -363,8 +363,9 @@ static void reference_note(const struct grade_lab_spec *lab, const struct refere
             snprintf(text, size, "\nOclgrind, the reference judge, found %d problem%s:\n%s%s", ref->findings,
                      ref->findings == 1 ? "" : "s", ref->findings_text, stop);
         else
-            snprintf(text, size, "\nOclgrind, the reference judge, found no data race, out-of-bounds access, "
-                     "uninitialised value or barrier divergence in %zu small case%s%s", ran, ran == 1 ? "" : "s", stop);
+            snprintf(text, size, "\nOclgrind, the reference judge, found no data race, out-of-bounds access or "
+                     "barrier divergence in %zu small case%s, and no uninitialised value in %zu of them%s", ran,
+                     ran == 1 ? "" : "s", ref->uninitialised_cases, stop);
     }
 }
 
