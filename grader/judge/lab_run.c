@@ -371,7 +371,8 @@ static int judge_case(struct lab_run *r, const struct grade_case *c, uint64_t se
     struct grade_case judged = *c;
     int judged_here = r->mode == RUNLAB_REFERENCE;
     struct wire_case request = {.c = *c, .seed = seed, .instruction_budget = judged_here ? reference_budget(r, c) : 0,
-                                .item_budget = judged_here ? REFERENCE_ITEM_INSTRUCTIONS : 0};
+                                .item_budget = judged_here ? REFERENCE_ITEM_INSTRUCTIONS : 0,
+                                .counted = (uint32_t)(judged_here && r->counting)};
     struct wire_message m;
     struct harness_raw raw;
     size_t bytes = 0;
@@ -705,7 +706,10 @@ static void run_technique_case(struct lab_run *r, struct case_log *log)
         return;
     c = r->lab->technique->shape;
     c.data = GRADE_EXACT;
-    if (judge_case(r, &c, r->seed, &verdict) != 0) {
+    r->counting = 1;
+    int rc = judge_case(r, &c, r->seed, &verdict);
+    r->counting = 0;
+    if (rc != 0) {
         record_stop(r, RUNLAB_MAX_CASES, log);
         return;
     }

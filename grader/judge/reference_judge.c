@@ -208,7 +208,7 @@ static const struct attempt {
 } attempts[] = {
     {.plugin = 1, .data_races = 1, .log = "oclgrind.log", .without = ""},
     {.plugin = 0, .data_races = 1, .log = "oclgrind.log", .without = "the technique counts"},
-}, uninitialised_check = {.uninitialized = 1, .log = "oclgrind-uninitialised.log"};
+}, uninitialised_check = {.uninitialized = 1, .plugin = 1 /* its budget */, .log = "oclgrind-uninitialised.log"};
 
 /* The command line of one attempt, with the devices' local memory: Oclgrind's own 32 KB would refuse a right kernel
    that fits a GPU's 48 KB. */
@@ -346,7 +346,7 @@ static int simulate(struct grading *g, const struct grade_lab_spec *lab, uint64_
     runlab_open(&r, command.argv, 2 * g->config.timeout_s + 30);
     if (!r.setup && !r.refusal && strstr(r.hello.device_name, "Oclgrind"))
         runlab_run_cases(&r, max_local, only_case, log);
-    if (attempt->plugin)
+    if (log == ref->log)
         keep_counts(ref);
     oclgrind_log = scratch_read_untrusted(command.log, 4u << 20, &length);
     judge_failure(&r, log, oclgrind_log, failure, size);

@@ -13,12 +13,14 @@
 //   block, not the index arithmetic around them, and the most one work-item made; with LLVM's headers only, else -1;
 // - the instructions the launch's work-items executed;
 // - the kernel's name, last on the line, so that a lab of several kernels finds its launch.
-// It also ends the process when a launch runs past the budget CLKIT_JUDGE_BUDGET gives it ("TOTAL ITEM", which the
-// runner sets for each case): more than TOTAL instructions in all, or more than ITEM executed by one work-item in a
-// row (Oclgrind runs a work-item until it reaches a barrier or its end, so an endless loop in one work-item is found
+// It also ends the process when a launch runs past the budget CLKIT_JUDGE_BUDGET gives it ("TOTAL ITEM COUNTED",
+// which the runner sets for each case): more than TOTAL instructions in all, or more than ITEM executed by one
+// work-item in a row (Oclgrind runs a work-item until it reaches a barrier or its end, so an endless loop in one work-item is found
 // as soon as it has run ITEM instructions). It writes "clkit-budget launch=N instructions=M item_run=R kernel=K" to
 // clkit-counts.txt and exits with CLKIT_BUDGET_EXIT (see grader/judge/lab_run.h). A hang is then found by the work
-// simulated, the same on every machine, not by a clock.
+// simulated, the same on every machine, not by a clock. With COUNTED 0 the launch's accesses and additions are not
+// recorded (its line counts none): the judge reads the counts of its technique case alone, and recording every access
+// of every case in maps cost more than the rest of the plugin.
 // The runner launches nothing but the kernel being judged. It appends one line per launch to clkit-counts.txt in the working directory, never to the output, where the
 // kernel's own printf could imitate it.
 #include <oclgrind/Context.h>
@@ -66,8 +68,10 @@ public:
     instructions_ = run_ = longest_run_ = 0;
     run_item_ = SIZE_MAX;
     budget_ = item_budget_ = 0;
+    unsigned counted = 1; // without a budget (a host program under Oclgrind, the stride probe): every launch counts
     if (const char* budget = std::getenv("CLKIT_JUDGE_BUDGET"))
-      std::sscanf(budget, "%llu %llu", &budget_, &item_budget_);
+      std::sscanf(budget, "%llu %llu %u", &budget_, &item_budget_, &counted);
+    counting_ = counted != 0;
   }
 
   // Every instruction counts against the launch's budget; an addition of a value loaded from local memory (a scan's
@@ -84,6 +88,8 @@ public:
     if ((++instructions_ > budget_ && budget_ > 0) || (run_ > item_budget_ && item_budget_ > 0))
       over_budget();
 #ifdef CLKIT_HAVE_LLVM
+    if (!counting_)
+      return;
     unsigned opcode = instruction->getOpcode();
     if (opcode != llvm::Instruction::Add && opcode != llvm::Instruction::FAdd)
       return;
@@ -105,6 +111,8 @@ public:
                         size_t) override
   {
     unsigned space = memory->getAddressSpace();
+    if (!counting_)
+      return;
     if (space == oclgrind::AddrSpaceGlobal)
       atomics_[0]++;
     else if (space == oclgrind::AddrSpaceLocal)
@@ -189,6 +197,8 @@ private:
 
   void count(const oclgrind::Memory* memory, bool store, double elements)
   {
+    if (!counting_)
+      return;
     unsigned space = memory->getAddressSpace();
     if (space == oclgrind::AddrSpaceGlobal)
       counts_[store ? 1 : 0] += elements;
@@ -248,6 +258,8 @@ private:
               bool store)
   {
     unsigned space = memory->getAddressSpace();
+    if (!counting_)
+      return;
     if (space == oclgrind::AddrSpaceConstant || (!store && from_constant(item))) {
       constant_loads_++;
       return;
@@ -284,6 +296,7 @@ private:
   // This launch's instructions, those of the work-item running now in a row, and its budgets (0: none).
   unsigned long long instructions_ = 0, run_ = 0, longest_run_ = 0, budget_ = 0, item_budget_ = 0;
   size_t run_item_ = SIZE_MAX;
+  bool counting_ = true; // this launch's accesses and additions are recorded
   std::map<Request, std::set<size_t>> segments_, words_;
   std::map<std::pair<size_t, const void*>, size_t> occurrences_;
 };

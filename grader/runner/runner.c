@@ -62,11 +62,11 @@ static void run_case(struct runner *r, const struct wire_case *request)
     struct wire_case_done done = {.status = CL_OUT_OF_HOST_MEMORY};
     float *area = NULL;
     size_t floats = 0;
-    char budget[48];
+    char budget[64];
     memset(&launch, 0, sizeof launch);
     /* Read by the kit's Oclgrind plugin as each launch begins (runner and plugin share this process there). */
-    snprintf(budget, sizeof budget, "%llu %llu", (unsigned long long)request->instruction_budget,
-             (unsigned long long)request->item_budget);
+    snprintf(budget, sizeof budget, "%llu %llu %u", (unsigned long long)request->instruction_budget,
+             (unsigned long long)request->item_budget, (unsigned)request->counted);
     setenv("CLKIT_JUDGE_BUDGET", budget, 1);
     c.no_reference = 1; /* the runner makes the inputs only: the expected values never enter this process */
     c.inputs_later = 1;

@@ -61,6 +61,8 @@ struct wire_case {
     uint32_t guard_bits[GRADE_MAX_BUFFERS];
     uint64_t instruction_budget; /* under the reference judge, the instructions a launch may simulate (0: any) */
     uint64_t item_budget;        /* and those one work-item may run in a row (0: any) */
+    uint32_t counted;            /* under the reference judge, the kit's plugin records the accesses (the technique
+                                    case: the only counts the judge reads) */
 };
 
 struct wire_case_done {
