@@ -537,19 +537,19 @@ static int variant_selected(const struct case_log *log, size_t first, const int 
    none, its cheapest: never less than the sample). The sample is drawn from structure, not from case numbers: for each
    tiling or work-group size, small cases with three tiles or more along each tiled dimension (K included) and a partial
    last one, wherever one is within reach, and the variant's cheapest case otherwise; then each small shape under one of
-   the variants in turn, within SAMPLE_FILL_S. The short sample (short_sample, without --sanitize) has the structure
+   the variants in turn, within SAMPLE_FILL_S. The short sample (short_sample, --sanitize or not) has the structure
    within SHORT_CASE_S a case, else each variant's cheapest case, and nothing more. */
 static void select_reference(const struct lab_run *r, const struct case_log *log, int *selected)
 {
     double spent = 0.0;
     size_t shape = 0;
+    int every = r->g->config.sanitize && !r->short_sample;
     for (size_t i = 0; i < log->count; i++)
-        selected[i] = r->g->config.sanitize && small_exact(&log->cases[i]) &&
-                      expected_seconds(r, &log->cases[i]) <= STRUCTURE_CASE_S;
+        selected[i] = every && small_exact(&log->cases[i]) && expected_seconds(r, &log->cases[i]) <= STRUCTURE_CASE_S;
     for (size_t i = 0; i < log->count; i++) {
         if (!first_of_variant(log, i))
             continue;
-        if (!r->g->config.sanitize)
+        if (!every)
             select_structure(r, log, i, selected, r->short_sample ? SHORT_CASE_S : STRUCTURE_CASE_S);
         else if (!variant_selected(log, i, selected)) { /* never less than the sample: its cheapest case at least */
             long cheapest = next_structural(r, log, i, selected, 0, 1, STRUCTURE_CASE_S);
@@ -557,7 +557,7 @@ static void select_reference(const struct lab_run *r, const struct case_log *log
                 selected[cheapest] = 1;
         }
     }
-    if (r->g->config.sanitize || r->short_sample)
+    if (every || r->short_sample)
         return;
     for (size_t first = 0, end; first < log->count; first = end, shape++) {
         for (end = first + 1; end < log->count && same_shape(&log->cases[first], &log->cases[end]); end++)
