@@ -35,7 +35,6 @@
 #define STRUCTURE_CASE_S 2.5
 #define SAMPLE_FILL_S 2.0
 #define STRUCTURE_TILES 3
-#define SHORT_CASE_S 0.3 /* the short sample's structural cases: Oclgrind's uninitialised-value checker triples a case */
 /* judge_case's result when the device had no memory for the case's buffers: not the kernel's doing (the judge
    sizes the buffers), so the case is run again after a wait (busy_next_wait). */
 #define DEVICE_MEMORY_HELD (-3)
@@ -477,10 +476,10 @@ static int same_variant(const struct grade_case *a, const struct grade_case *b)
     return a->tile == b->tile && a->wpt == b->wpt && a->local[0] == b->local[0] && a->local[1] == b->local[1];
 }
 
-/* The variant's case that adds the most structure to covered within cap_s, the cheapest of those; with cheapest set,
-   its cheapest case whatever it adds. Returns -1 when there is none. */
+/* The variant's case that adds the most structure to covered within STRUCTURE_CASE_S, the cheapest of those; with
+   cheapest set, its cheapest case whatever it adds. Returns -1 when there is none. */
 static long next_structural(const struct lab_run *r, const struct case_log *log, size_t first, const int *selected,
-                            unsigned covered, int cheapest, double cap_s)
+                            unsigned covered, int cheapest)
 {
     long best = -1;
     int best_fresh = 0;
@@ -491,7 +490,7 @@ static long next_structural(const struct lab_run *r, const struct case_log *log,
             continue;
         double cost = expected_seconds(r, c);
         int fresh = cheapest ? 0 : __builtin_popcount(structure_of(r, c) & ~covered);
-        if (!cheapest && (fresh == 0 || cost > cap_s))
+        if (!cheapest && (fresh == 0 || cost > STRUCTURE_CASE_S))
             continue;
         if (best < 0 || fresh > best_fresh || (fresh == best_fresh && cost < best_cost))
             best = (long)i, best_fresh = fresh, best_cost = cost;
@@ -500,17 +499,16 @@ static long next_structural(const struct lab_run *r, const struct case_log *log,
 }
 
 /* Marks, for the variant of case first (a tiling or work-group size), the small exact cases that together have
-   every structure its cases have within cap_s a case, or else its cheapest case. */
-static void select_structure(const struct lab_run *r, const struct case_log *log, size_t first, int *selected,
-                             double cap_s)
+   every structure its cases have within STRUCTURE_CASE_S, or else its cheapest case. */
+static void select_structure(const struct lab_run *r, const struct case_log *log, size_t first, int *selected)
 {
     unsigned covered = 0;
     int chosen = 0;
-    for (long i; (i = next_structural(r, log, first, selected, covered, 0, cap_s)) >= 0; chosen++) {
+    for (long i; (i = next_structural(r, log, first, selected, covered, 0)) >= 0; chosen++) {
         selected[i] = 1;
         covered |= structure_of(r, &log->cases[i]);
     }
-    long cheapest = chosen ? -1 : next_structural(r, log, first, selected, covered, 1, cap_s);
+    long cheapest = chosen ? -1 : next_structural(r, log, first, selected, covered, 1);
     if (cheapest >= 0)
         selected[cheapest] = 1;
 }
@@ -537,8 +535,8 @@ static int variant_selected(const struct case_log *log, size_t first, const int 
    none, its cheapest: never less than the sample). The sample is drawn from structure, not from case numbers: for each
    tiling or work-group size, small cases with three tiles or more along each tiled dimension (K included) and a partial
    last one, wherever one is within reach, and the variant's cheapest case otherwise; then each small shape under one of
-   the variants in turn, within SAMPLE_FILL_S. The short sample (short_sample, --sanitize or not) has the structure
-   within SHORT_CASE_S a case, else each variant's cheapest case, and nothing more. */
+   the variants in turn, within SAMPLE_FILL_S. The short sample (short_sample, --sanitize or not) is the structure
+   alone: no fill, nor every small case. */
 static void select_reference(const struct lab_run *r, const struct case_log *log, int *selected)
 {
     double spent = 0.0;
@@ -550,9 +548,9 @@ static void select_reference(const struct lab_run *r, const struct case_log *log
         if (!first_of_variant(log, i))
             continue;
         if (!every)
-            select_structure(r, log, i, selected, r->short_sample ? SHORT_CASE_S : STRUCTURE_CASE_S);
+            select_structure(r, log, i, selected);
         else if (!variant_selected(log, i, selected)) { /* never less than the sample: its cheapest case at least */
-            long cheapest = next_structural(r, log, i, selected, 0, 1, STRUCTURE_CASE_S);
+            long cheapest = next_structural(r, log, i, selected, 0, 1);
             if (cheapest >= 0)
                 selected[cheapest] = 1;
         }
