@@ -47,7 +47,7 @@ static const char usage[] =
     "                      then are not graded; default: none (a busy machine only makes grading slower)\n"
     "  --sanitize          the reference judge (Oclgrind, always run) takes every small case it can\n"
     "                      simulate in a few seconds, not a sample: slower, for a race that shows only\n"
-    "                      at one work-group size (uninitialised values keep to a shorter sample)\n"
+    "                      at one work-group size (uninitialised values: the sample's structure)\n"
     "  --bench             time the solutions and print a table of what they reach on this device\n"
     "  --bench-out DIR     with --bench, also write DIR/bench-<device>.md and .csv (docs/charts.py draws them)\n"
     "  --calibrate         time the solutions against the baselines on this device and write\n"

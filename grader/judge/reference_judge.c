@@ -198,9 +198,9 @@ int sanitize_parse(const char *log, char *text, size_t size)
 
 /* The reference judge's runs under Oclgrind. The verdict's attempts judge the whole sample with every check but
    one: a failure is Oclgrind's, and the next attempt leaves out what may have caused it (the kit's plugin). The
-   uninitialised-value checker has a run of its own over the short sample (runlab_run_cases): it triples the time of
-   a case, and Oclgrind 21.10's checker crashes on some right kernels (vload4) or cannot simulate them (LLVM's
-   freeze), while an uninitialised value shows in any case that reads it. */
+   uninitialised-value checker has a run of its own over the sample's structural cases (the short sample of
+   runlab_run_cases): it triples the time of a case, and Oclgrind 21.10's checker crashes on some right kernels
+   (vload4) or cannot simulate them (LLVM's freeze). */
 static const struct attempt {
     int uninitialized, plugin, data_races;
     const char *log;     /* Oclgrind's log, in the lab's reference run folder */
