@@ -362,8 +362,9 @@ static int simulate(struct grading *g, const struct grade_lab_spec *lab, uint64_
     return 0;
 }
 
-/* The uninitialised-value checker over the short sample, after the verdict's run judged every case: what it finds
-   joins that run's findings (read_findings); its failure is Oclgrind's, and says which check was not made. */
+/* The uninitialised-value checker over the short sample, after the verdict's run judged every case and found
+   nothing: what it finds joins that run's findings (read_findings); its failure is Oclgrind's, and says which check
+   was not made. */
 static void uninitialised_run(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, size_t max_local,
                               long only_case, struct reference *ref)
 {
@@ -431,8 +432,15 @@ void reference_judge_run(struct grading *g, const struct grade_lab_spec *lab, ui
                  "of the kernel)", attempts[a - 1].without, first);
     if (rc == 0) {
         ref->ran = 1;
-        uninitialised_run(g, lab, seed, max_local, only_case, ref);
         read_findings(g, lab, ref);
+        /* A race, a bad access or a divergence fails the kernel already, and often causes the uninitialised value
+           the checker would add: the student fixes it first, and the checker's run is saved. */
+        if (ref->findings == 0) {
+            uninitialised_run(g, lab, seed, max_local, only_case, ref);
+            read_findings(g, lab, ref);
+        } else
+            clk_append(ref->why, sizeof ref->why, "%suninitialised values not looked for: the problems above come "
+                       "first", ref->why[0] ? "; " : "");
     } else if (rc == 1) {
         snprintf(ref->why, sizeof ref->why, "the reference judge could not simulate this kernel: %.900s%s%.600s (a "
                  "fault of Oclgrind's, not of the kernel), so the device's verdict stands and no points are lost for "

@@ -46,8 +46,8 @@ struct reference {
 
 /* Runs lab's small exact cases (from a device allowing work-groups of max_local; only case only_case when >= 0)
    and then its technique case under Oclgrind, each within a limit, and fills ref (and ref->log, when set); when
-   Oclgrind fails, tries again without the kit's plugin. Once every case ran, runs the short sample again with the
-   uninitialised-value checker (alone: its failure leaves the verdict's run standing). */
+   Oclgrind fails, tries again without the kit's plugin. Once every case ran and nothing was found, runs the short
+   sample again with the uninitialised-value checker (alone: its failure leaves the verdict's run standing). */
 void reference_judge_run(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, size_t max_local,
                          long only_case, struct reference *ref);
 
