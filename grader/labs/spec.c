@@ -116,7 +116,7 @@ int labs_add_buffer(struct grade_launch *launch, const char *name, size_t count,
 #define DIGEST_PRIME ((1ull << 61) - 1)
 #define DIGEST_LANES 8
 
-/* a * b modulo 2^61 - 1, for a, b < 2^62: the result is below 2^61 + 4. */
+/* a * b modulo 2^61 - 1, for a, b < 2^62: the result is below 2^61 + 8, not always reduced. */
 static uint64_t mul_mod(uint64_t a, uint64_t b)
 {
     __extension__ unsigned __int128 t = (unsigned __int128)a * b; /* < 2^124 */
@@ -134,7 +134,7 @@ static uint64_t word_at(const float *values, size_t k)
 /* A polynomial over the field of 2^61 - 1 at the point x (1 <= x < p), each 32-bit word a coefficient of its own
    power: word k of lane k % 8 by Horner's rule at x^8, the lanes then shifted by x^(7 - lane), so that every word
    has a distinct power below count + 16. Eight lanes, not one chain: the multiplications overlap (a 2^24-word input
-   in about a fifth of the time). */
+   in about a third of the time). */
 static uint64_t digest(const float *values, size_t count, uint64_t x)
 {
     uint64_t lane[DIGEST_LANES] = {0}, power[DIGEST_LANES], h = 0;
@@ -148,7 +148,7 @@ static uint64_t digest(const float *values, size_t count, uint64_t x)
             lane[j] = mul_mod(lane[j] + word_at(values, k + j), step);
     for (; k < count; k++)
         lane[k % DIGEST_LANES] = mul_mod(lane[k % DIGEST_LANES] + word_at(values, k), step);
-    for (int j = 0; j < DIGEST_LANES; j++) /* each term below 2^61 + 4: eight of them fit */
+    for (int j = 0; j < DIGEST_LANES; j++) /* each term below 2^61 + 8: eight of them fit */
         h += mul_mod(lane[j], power[DIGEST_LANES - 1 - j]);
     h = (h & DIGEST_PRIME) + (h >> 61);
     while (h >= DIGEST_PRIME)
