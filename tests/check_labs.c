@@ -241,8 +241,8 @@ START_TEST(histogram_data_follows_its_kind)
 END_TEST
 
 /* The judge drops a case's inputs once its reference is made and checks them later by digest: every input as made
-   passes, a single changed word (even a swap of two words, of one lane or two) fails. The runner makes the same inputs where it stages
-   them (inputs_later). */
+   passes, a single changed word (even a swap of two words, of one lane or two) fails. The runner makes the same
+   inputs where it stages them (inputs_later). */
 START_TEST(dropped_inputs_are_checked_by_digest)
 {
     struct grade_case c = {.data = GRADE_EXACT, .dims = {100003}, .local = {64}}, later = c;

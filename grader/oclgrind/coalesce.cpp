@@ -15,14 +15,13 @@
 // - the kernel's name, last on the line, so that a lab of several kernels finds its launch.
 // It also ends the process when a launch runs past the budget CLKIT_JUDGE_BUDGET gives it ("TOTAL ITEM COUNTED",
 // which the runner sets for each case): more than TOTAL instructions in all, or more than ITEM executed by one
-// work-item in a row (Oclgrind runs a work-item until it reaches a barrier or its end, so an endless loop in one work-item is found
-// as soon as it has run ITEM instructions). It writes "clkit-budget launch=N instructions=M item_run=R kernel=K" to
-// clkit-counts.txt and exits with CLKIT_BUDGET_EXIT (see grader/judge/lab_run.h). A hang is then found by the work
-// simulated, the same on every machine, not by a clock. With COUNTED 0 the launch's accesses and additions are not
-// recorded (its line counts none): the judge reads the counts of its technique case alone, and recording every access
-// of every case in maps cost more than the rest of the plugin.
-// The runner launches nothing but the kernel being judged. It appends one line per launch to clkit-counts.txt in the working directory, never to the output, where the
-// kernel's own printf could imitate it.
+// work-item in a row (Oclgrind runs a work-item until it reaches a barrier or its end, so an endless loop in one
+// work-item is found as soon as it has run ITEM instructions). It writes "clkit-budget launch=N instructions=M
+// item_run=R kernel=K" to clkit-counts.txt and exits with CLKIT_BUDGET_EXIT (see grader/judge/lab_run.h). A hang is
+// then found by the work simulated, the same on every machine, not by a clock. With COUNTED 0 the launch's accesses
+// and additions are not recorded (its line counts none): the judge reads the counts of its technique case alone.
+// The runner launches nothing but the kernel being judged. It appends one line per launch to clkit-counts.txt in the
+// working directory, never to the output, where the kernel's own printf could imitate it.
 #include <oclgrind/Context.h>
 #include <oclgrind/Kernel.h>
 #include <oclgrind/KernelInvocation.h>
