@@ -364,14 +364,15 @@ double runlab_case_limit(const struct lab_run *r, const struct grade_case *c)
 
 /* Runs case c in the runner and judges it; returns 0, -1 when the runner is gone, -2 when the judge is out of
    memory. */
-static int judge_case(struct lab_run *r, const struct grade_case *c, uint64_t seed, struct case_verdict *verdict)
+static int judge_case(struct lab_run *r, const struct grade_case *c, uint64_t seed, int counted,
+                      struct case_verdict *verdict)
 {
     struct grade_launch launch;
     struct grade_case judged = *c;
     int judged_here = r->mode == RUNLAB_REFERENCE;
     struct wire_case request = {.c = *c, .seed = seed, .instruction_budget = judged_here ? reference_budget(r, c) : 0,
                                 .item_budget = judged_here ? REFERENCE_ITEM_INSTRUCTIONS : 0,
-                                .counted = (uint32_t)(judged_here && r->counting)};
+                                .counted = (uint32_t)(judged_here && counted)};
     struct wire_message m;
     struct harness_raw raw;
     size_t bytes = 0;
@@ -704,10 +705,7 @@ static void run_technique_case(struct lab_run *r, struct case_log *log)
         return;
     c = r->lab->technique->shape;
     c.data = GRADE_EXACT;
-    r->counting = 1;
-    int rc = judge_case(r, &c, r->seed, &verdict);
-    r->counting = 0;
-    if (rc != 0) {
+    if (judge_case(r, &c, r->seed, 1, &verdict) != 0) {
         record_stop(r, RUNLAB_MAX_CASES, log);
         return;
     }
@@ -754,7 +752,7 @@ static int judge_case_patiently(struct lab_run *r, const struct grade_case *c, u
 {
     struct busy_patience patience = BUSY_PATIENCE(r->g->config.timeout_s);
     int rc, wait_s;
-    while ((rc = judge_case(r, c, seed, verdict)) == DEVICE_MEMORY_HELD && (wait_s = busy_next_wait(&patience)) > 0)
+    while ((rc = judge_case(r, c, seed, 0, verdict)) == DEVICE_MEMORY_HELD && (wait_s = busy_next_wait(&patience)) > 0)
         runlab_idle(r, wait_s);
     return rc;
 }

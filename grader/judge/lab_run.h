@@ -64,7 +64,6 @@ struct lab_run {
     int build_stopped; /* the runner stopped while the device's compiler built the kernel (a crash, a limit) */
     uint64_t budget;   /* RUNLAB_REFERENCE: the instruction budget of the case asked for last */
     int short_sample;  /* RUNLAB_REFERENCE: the short sample of the uninitialised-value run (runlab_run_cases) */
-    int counting;      /* RUNLAB_REFERENCE: the case asked for now is the technique case, whose accesses are counted */
     char *source;      /* the staged kernel's text, while its builds may be kept (a fresh run on the device) */
     size_t source_length;
 };

@@ -323,9 +323,10 @@ static void last_line(const char *output, char *text, size_t size)
     free(line);
 }
 
-/* Runs the cases of one attempt under Oclgrind into log (the short sample for the uninitialised-value run); returns
-   0 when it ran every case it was given, 1 when Oclgrind failed (what failed in failure; the cases it judged before
-   are in log), -1 when it is not installed. */
+/* Runs the cases of one attempt under Oclgrind into log (the short sample for the uninitialised-value run; the
+   technique counts, and whether they were lost, are ref's only from the verdict's log, ref->log); returns 0 when it
+   ran every case it was given, 1 when Oclgrind failed (what failed in failure; the cases it judged before are in
+   log), -1 when it is not installed. */
 static int simulate(struct grading *g, const struct grade_lab_spec *lab, uint64_t seed, size_t max_local,
                     long only_case, const struct attempt *attempt, struct case_log *log, struct reference *ref,
                     char *failure, size_t size)
@@ -358,7 +359,8 @@ static int simulate(struct grading *g, const struct grade_lab_spec *lab, uint64_
     free(oclgrind_log);
     if (failure[0])
         return 1;
-    ref->counts_lost = !attempt->plugin || !clk_file_exists(command.plugin);
+    if (log == ref->log)
+        ref->counts_lost = !attempt->plugin || !clk_file_exists(command.plugin);
     return 0;
 }
 
@@ -370,9 +372,7 @@ static void uninitialised_run(struct grading *g, const struct grade_lab_spec *la
 {
     static struct case_log log;
     char failure[1024] = "";
-    int counts_lost = ref->counts_lost;
     int rc = simulate(g, lab, seed, max_local, only_case, &uninitialised_check, &log, ref, failure, sizeof failure);
-    ref->counts_lost = counts_lost;
     if (clk_stage_times() && rc == 1)
         fprintf(stderr, "reference judge %s, uninitialised values: %s\n", lab->name, failure);
     if (rc == 1)

@@ -362,10 +362,14 @@ static void reference_note(const struct grade_lab_spec *lab, const struct refere
         if (ref->findings > 0)
             snprintf(text, size, "\nOclgrind, the reference judge, found %d problem%s:\n%s%s", ref->findings,
                      ref->findings == 1 ? "" : "s", ref->findings_text, stop);
-        else
+        else {
+            char uninitialised[96] = ""; /* said only where the checker ran (ref->why says why else) */
+            if (ref->uninitialised_cases > 0)
+                snprintf(uninitialised, sizeof uninitialised, ", and no uninitialised value in %zu of them",
+                         ref->uninitialised_cases);
             snprintf(text, size, "\nOclgrind, the reference judge, found no data race, out-of-bounds access or "
-                     "barrier divergence in %zu small case%s, and no uninitialised value in %zu of them%s", ran,
-                     ran == 1 ? "" : "s", ref->uninitialised_cases, stop);
+                     "barrier divergence in %zu small case%s%s%s", ran, ran == 1 ? "" : "s", uninitialised, stop);
+        }
     }
 }
 
