@@ -241,8 +241,9 @@ START_TEST(histogram_data_follows_its_kind)
 END_TEST
 
 /* The judge drops a case's inputs once its reference is made and checks them later by digest: every input as made
-   passes, a single changed word (even a swap of two words, of one lane or two) fails. The runner makes the same
-   inputs where it stages them (inputs_later). */
+   passes, a single changed word fails, and so does a swap of two words, whether of one NH pair, of one block, or at
+   the same place in two blocks (whose compressions then swap). The runner makes the same inputs where it stages them
+   (inputs_later). */
 START_TEST(dropped_inputs_are_checked_by_digest)
 {
     struct grade_case c = {.data = GRADE_EXACT, .dims = {100003}, .local = {64}}, later = c;
@@ -267,12 +268,16 @@ START_TEST(dropped_inputs_are_checked_by_digest)
     t = a[0], a[0] = a[k], a[k] = t;
     ck_assert(!labs_input_unchanged(&judged, 0, a));
     t = a[0], a[0] = a[k], a[k] = t;
-    for (k = 0; k < 100 && a[k] == a[k + 8]; k++) /* two words of one of the digest's eight lanes */
-        ;
-    ck_assert_uint_lt(k, 100);
-    t = a[k], a[k] = a[k + 8], a[k + 8] = t;
-    ck_assert(!labs_input_unchanged(&judged, 0, a));
-    t = a[k], a[k] = a[k + 8], a[k + 8] = t;
+    static const size_t apart[] = {1, 2, 255, 256, 512}; /* one NH pair, one block, two blocks */
+    for (size_t d = 0; d < sizeof apart / sizeof apart[0]; d++) {
+        for (k = 0; k < 100 && a[2 * k] == a[2 * k + apart[d]]; k++)
+            ;
+        ck_assert_uint_lt(k, 100);
+        k *= 2;
+        t = a[k], a[k] = a[k + apart[d]], a[k + apart[d]] = t;
+        ck_assert_msg(!labs_input_unchanged(&judged, 0, a), "words %zu and %zu swapped", k, k + apart[d]);
+        t = a[k], a[k] = a[k + apart[d]], a[k + apart[d]] = t;
+    }
     ck_assert(labs_input_unchanged(&judged, 0, a));
     a[100002] += 1.0f;
     ck_assert(!labs_input_unchanged(&judged, 0, a));

@@ -115,6 +115,7 @@ int labs_add_buffer(struct grade_launch *launch, const char *name, size_t count,
 
 #define DIGEST_PRIME ((1ull << 61) - 1)
 #define DIGEST_LANES 8
+#define NH_BLOCK 256 /* words a block of the first level compresses */
 
 /* a * b modulo 2^61 - 1, for a, b < 2^62: the result is below 2^61 + 8, not always reduced. */
 static uint64_t mul_mod(uint64_t a, uint64_t b)
@@ -124,36 +125,78 @@ static uint64_t mul_mod(uint64_t a, uint64_t b)
     return (h & DIGEST_PRIME) + (h >> 61);
 }
 
-static uint64_t word_at(const float *values, size_t k)
+/* A polynomial over the field of 2^61 - 1 at the point x (1 <= x < p), fed one 32-bit word at a time, each word a
+   coefficient of its own power: word k of lane k % 8 by Horner's rule at x^8, the lanes then shifted by x^(7 - lane)
+   (eight lanes, not one chain: the multiplications overlap). */
+struct polynomial {
+    uint64_t lane[DIGEST_LANES], power[DIGEST_LANES], step;
+    size_t fed;
+};
+
+static void polynomial_start(struct polynomial *p, uint64_t x)
 {
-    uint32_t word;
-    memcpy(&word, &values[k], sizeof word);
-    return word;
+    memset(p, 0, sizeof *p);
+    p->power[0] = 1;
+    for (int j = 1; j < DIGEST_LANES; j++)
+        p->power[j] = mul_mod(p->power[j - 1], x);
+    p->step = mul_mod(p->power[DIGEST_LANES - 1], x);
 }
 
-/* A polynomial over the field of 2^61 - 1 at the point x (1 <= x < p), each 32-bit word a coefficient of its own
-   power: word k of lane k % 8 by Horner's rule at x^8, the lanes then shifted by x^(7 - lane), so that every word
-   has a distinct power below count + 16. Eight lanes, not one chain: the multiplications overlap (a 2^24-word input
-   in about a third of the time). */
-static uint64_t digest(const float *values, size_t count, uint64_t x)
+static void polynomial_feed(struct polynomial *p, const uint32_t *words, size_t count)
 {
-    uint64_t lane[DIGEST_LANES] = {0}, power[DIGEST_LANES], h = 0;
-    power[0] = 1;
-    for (int j = 1; j < DIGEST_LANES; j++)
-        power[j] = mul_mod(power[j - 1], x);
-    uint64_t step = mul_mod(power[DIGEST_LANES - 1], x);
-    size_t k = 0;
-    for (; k + DIGEST_LANES <= count; k += DIGEST_LANES)
-        for (int j = 0; j < DIGEST_LANES; j++)
-            lane[j] = mul_mod(lane[j] + word_at(values, k + j), step);
-    for (; k < count; k++)
-        lane[k % DIGEST_LANES] = mul_mod(lane[k % DIGEST_LANES] + word_at(values, k), step);
+    for (size_t k = 0; k < count; k++, p->fed++)
+        p->lane[p->fed % DIGEST_LANES] = mul_mod(p->lane[p->fed % DIGEST_LANES] + words[k], p->step);
+}
+
+static uint64_t polynomial_end(const struct polynomial *p)
+{
+    uint64_t h = 0;
     for (int j = 0; j < DIGEST_LANES; j++) /* each term below 2^61 + 8: eight of them fit */
-        h += mul_mod(lane[j], power[DIGEST_LANES - 1 - j]);
+        h += mul_mod(p->lane[j], p->power[DIGEST_LANES - 1 - j]);
     h = (h & DIGEST_PRIME) + (h >> 61);
     while (h >= DIGEST_PRIME)
         h -= DIGEST_PRIME;
     return h;
+}
+
+/* NH (UMAC's first level) of n words (n even) under key: the sum of (m[2j] + k[2j]) * (m[2j+1] + k[2j+1]), each
+   sum modulo 2^32 and the whole modulo 2^64. Two blocks that differ agree with odds of at most 2^-32 over the key. */
+static uint64_t nh(const uint32_t *m, const uint32_t *key, size_t n)
+{
+    uint64_t sum = 0;
+    for (size_t j = 0; j < n; j += 2)
+        sum += (uint64_t)(uint32_t)(m[j] + key[j]) * (uint32_t)(m[j + 1] + key[j + 1]);
+    return sum;
+}
+
+/* The digest of count floats under x: each block of NH_BLOCK words compressed by two NH passes (the second's key two
+   words on: together odds of 2^-64 for two blocks that differ), their four 32-bit halves and then the count the
+   coefficients of the polynomial at x. Two inputs of n words that differ agree with odds under n / 2^58. One pass
+   over the input, at several times the speed of the polynomial over every word. */
+static uint64_t digest(const float *values, size_t count, uint64_t x)
+{
+    uint32_t key[NH_BLOCK + 2], block[NH_BLOCK], halves[4];
+    struct polynomial p;
+    uint64_t state = x;
+    for (int i = 0; i < NH_BLOCK + 2; i++) { /* splitmix64 from the secret point: a key no kernel can know */
+        uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        key[i] = (uint32_t)(z ^ (z >> 31));
+    }
+    polynomial_start(&p, x);
+    for (size_t at = 0; at < count; at += NH_BLOCK) {
+        size_t n = count - at < NH_BLOCK ? count - at : NH_BLOCK;
+        memset(block, 0, sizeof block);
+        memcpy(block, values + at, n * sizeof *block);
+        uint64_t first = nh(block, key, NH_BLOCK), second = nh(block, key + 2, NH_BLOCK);
+        halves[0] = (uint32_t)first, halves[1] = (uint32_t)(first >> 32);
+        halves[2] = (uint32_t)second, halves[3] = (uint32_t)(second >> 32);
+        polynomial_feed(&p, halves, 4);
+    }
+    halves[0] = (uint32_t)count, halves[1] = (uint32_t)((uint64_t)count >> 32);
+    polynomial_feed(&p, halves, 2);
+    return polynomial_end(&p);
 }
 
 void labs_drop_inputs(struct grade_launch *launch, uint64_t key)

@@ -243,7 +243,7 @@ void labs_drop_inputs(struct grade_launch *launch, uint64_t key);
 
 /* 1 when now holds input i of launch as it was made, 0 when it does not, -1 when memory ran out to check it:
    compared with its host copy, after labs_drop_inputs with its digest (two different inputs of n words agree with
-   odds under n in 2^61), else with a copy made again. */
+   odds under 2^-64 + (n / 64 + 2) / 2^61), else with a copy made again. */
 int labs_input_unchanged(const struct grade_launch *launch, int i, const float *now);
 
 /* Makes input i's values in values (launch->counts[i] of them), as its buffer was added with them. */
