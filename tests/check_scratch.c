@@ -200,7 +200,8 @@ END_TEST
 
 /* The programs a run built from a submitted source, before it ran anything, reach a later run of that very source
    only: another source and a source that may read a file (#import) get none, the kit's trusted programs are not
-   kept with them, and an entry once kept is never changed. */
+   kept with them, and an entry once kept only gains what a later run of the source built that it lacks (a build as
+   the host program makes it), never a change to a program it holds. */
 START_TEST(a_sources_builds_reach_the_same_source_only)
 {
     char root[] = "/tmp/clkit-root-XXXXXX", run[256], why[256], command[512];
@@ -216,7 +217,11 @@ START_TEST(a_sources_builds_reach_the_same_source_only)
     plant(run, "pocl-cache/AB/BUILT/program.bc", "the submitted kernel, built");
     scratch_keep_builds(root, "lab1", run, source, strlen(source));
     scratch_keep_builds(root, "lab1", run, including, strlen(including));
-    plant(run, "pocl-cache/CD/LATER/program.bc", "planted after the entry was kept");
+    scratch_remove(run);
+    ck_assert_int_eq(scratch_open_run(root, root, "lab1", 0, run, sizeof run, why, sizeof why), 0);
+    scratch_link_builds(root, "lab1", run, source, strlen(source));
+    plant(run, "pocl-cache/AB/BUILT/vadd/64-1-1/vadd.so", "a later run's addition to a kept program");
+    plant(run, "pocl-cache/CD/ASHOST/program.bc", "built by a later run as the host program builds it");
     scratch_keep_builds(root, "lab1", run, source, strlen(source));
     scratch_remove(run);
     snprintf(command, sizeof command, "cd %s/build/kit-kernel-cache/lab1/submitted-builds && "
@@ -228,7 +233,8 @@ START_TEST(a_sources_builds_reach_the_same_source_only)
     ck_assert_msg(!exists(run, "pocl-cache/AB/BUILT"), "another source got the programs");
     scratch_link_builds(root, "lab1", run, source, strlen(source));
     ck_assert_msg(exists(run, "pocl-cache/AB/BUILT/program.bc"), "the same source did not get its program");
-    ck_assert_msg(!exists(run, "pocl-cache/CD/LATER"), "a kept entry changed");
+    ck_assert_msg(exists(run, "pocl-cache/CD/ASHOST/program.bc"), "the program a later run built was not added");
+    ck_assert_msg(!exists(run, "pocl-cache/AB/BUILT/vadd"), "a program the entry held changed");
     scratch_remove(run);
     ck_assert_int_eq(scratch_remove(root), 0);
 }

@@ -351,13 +351,69 @@ static int not_trusted(const char *bucket, const char *program, const char *path
     return !trusted_program(where[0], where[1], bucket, program);
 }
 
+/* copy_programs' filter for an entry kept already (ctx: root, name, entry): a program the run built that neither the
+   kit's trusted cache nor the entry holds. */
+static int new_to_entry(const char *bucket, const char *program, const char *path, const void *ctx)
+{
+    const char *const *where = ctx;
+    char kept[4800];
+    struct stat st;
+    (void)path;
+    if (snprintf(kept, sizeof kept, "%s/programs/%s/%s", where[2], bucket, program) >= (int)sizeof kept)
+        return 0;
+    return !trusted_program(where[0], where[1], bucket, program) && lstat(kept, &st) != 0;
+}
+
+/* Renames each program of part (bucket/program) into programs, whole; one already there stays. */
+static void move_programs(const char *part, const char *programs)
+{
+    DIR *buckets = opendir(part);
+    struct dirent *b, *e;
+    while (buckets && (b = readdir(buckets)) != NULL) {
+        char from[4800], to[4800];
+        DIR *each;
+        if (b->d_name[0] == '.' || snprintf(from, sizeof from, "%s/%s", part, b->d_name) >= (int)sizeof from ||
+            snprintf(to, sizeof to, "%s/%s", programs, b->d_name) >= (int)sizeof to || !(each = opendir(from)))
+            continue;
+        mkdir(to, 0755);
+        while ((e = readdir(each)) != NULL) {
+            char program[5100], into[5100];
+            if (e->d_name[0] != '.' &&
+                snprintf(program, sizeof program, "%s/%s", from, e->d_name) < (int)sizeof program &&
+                snprintf(into, sizeof into, "%s/%s", to, e->d_name) < (int)sizeof into)
+                (void)rename(program, into); /* fails where another grading added it first: that one stays */
+        }
+        closedir(each);
+    }
+    if (buckets)
+        closedir(buckets);
+}
+
+/* Adds to an entry kept already the programs this run built that it lacks (the build as its host program makes
+   it, where the first run of this source had no host program), each copied aside and renamed into place whole. */
+static void add_to_entry(const char *root, const char *name, const char *run, const char *entry)
+{
+    char part[4500], cache[4200], programs[4500];
+    const char *where[] = {root, name, entry};
+    snprintf(part, sizeof part, "%s.add-%ld", entry, (long)getpid());
+    snprintf(cache, sizeof cache, "%s/" POCL_CACHE, run);
+    snprintf(programs, sizeof programs, "%s/programs", entry);
+    scratch_remove(part);
+    if (copy_programs(cache, part, 0, new_to_entry, where) > 0)
+        move_programs(part, programs);
+    scratch_remove(part);
+}
+
 void scratch_keep_builds(const char *root, const char *name, const char *run, const char *source, size_t length)
 {
     char entry[4400], part[4500], path[4600];
     struct stat st;
     int fd;
-    if (kept_entry(root, name, source, length, entry, sizeof entry) != 0 || lstat(entry, &st) == 0)
-        return; /* kept already (or a source of the same hash: the first stays) */
+    int kept = kept_entry(root, name, source, length, entry, sizeof entry);
+    if (kept == 1)
+        add_to_entry(root, name, run, entry);
+    if (kept != 0 || lstat(entry, &st) == 0)
+        return; /* kept already, never kept (#include), or a source of the same hash (the first stays) */
     const char *parts[] = {"build", TRUSTED_CACHES, NULL};
     for (int i = 0; parts[i]; i++) {
         snprintf(path, sizeof path, "%s/%s", root, parts[i]);

@@ -26,7 +26,7 @@ void scratch_link_builds(const char *root, const char *name, const char *run, co
 /* Keeps the programs run's PoCL cache holds that the kit's trusted cache did not give it, by source (the kernel
    they were built from), for later runs named name of the same source, whoever submits it. Call it only where the
    run's confined code has built source and run nothing yet: a program so built is the compiler's alone. A source
-   that may read a file (#include, #import) is never kept; an entry, once kept, is never changed. */
+   that may read a file (#include, #import) is never kept; an entry, once kept, only gains the programs it lacked. */
 void scratch_keep_builds(const char *root, const char *name, const char *run, const char *source, size_t length);
 
 /* Removes the run folder of name. In a run of the kit's own solutions (submitted_kernel: the lab's kernel name,
