@@ -171,8 +171,9 @@ static uint64_t nh(const uint32_t *m, const uint32_t *key, size_t n)
 
 /* The digest of count floats under x: each block of NH_BLOCK words compressed by two NH passes (the second's key two
    words on: together odds of 2^-64 for two blocks that differ), their four 32-bit halves and then the count the
-   coefficients of the polynomial at x. Two inputs of n words that differ agree with odds under n / 2^58. One pass
-   over the input, at several times the speed of the polynomial over every word. */
+   coefficients of the polynomial at x. Two inputs of n words that differ agree with odds under 2^-64 + (n / 64 +
+   2) / 2^61. One pass over the input, about twice as fast as the polynomial over every word (2^24 + 3 words: 17
+   against 37 ms here). */
 static uint64_t digest(const float *values, size_t count, uint64_t x)
 {
     uint32_t key[NH_BLOCK + 2], block[NH_BLOCK], halves[4];
