@@ -180,6 +180,8 @@ START_TEST(technique_verdicts_are_deterministic)
         ck_assert_msg(ref.ran && ref.counted, "Oclgrind did not count: %s", ref.why);
         ck_assert_msg(technique_judge(lab, &ref.counts, text, sizeof text) == runs[_i].passes, "%s: %s (%s)", runs[_i].source, text, ref.why);
         ck_assert_msg(strstr(text, runs[_i].figure), "run %d: %s", run, text);
+        /* the technique case alone: no checker's run, and no word of one */
+        ck_assert_msg(!strstr(ref.why, "uninitialised"), "%s", ref.why);
         sanitize_free(&ref);
     }
 }

@@ -435,11 +435,11 @@ void reference_judge_run(struct grading *g, const struct grade_lab_spec *lab, ui
         read_findings(g, lab, ref);
         /* A race, a bad access or a divergence fails the kernel already, and often causes the uninitialised value
            the checker would add: the student fixes it first, and the checker's run is saved. The technique case
-           alone (RUNLAB_NO_CASE) leaves the checker no case: no run. */
-        if (ref->findings == 0 && only_case != RUNLAB_NO_CASE) {
+           alone (RUNLAB_NO_CASE) leaves the checker no case: no run, and nothing to say. */
+        if (only_case != RUNLAB_NO_CASE && ref->findings == 0) {
             uninitialised_run(g, lab, seed, max_local, only_case, ref);
             read_findings(g, lab, ref);
-        } else
+        } else if (only_case != RUNLAB_NO_CASE)
             clk_append(ref->why, sizeof ref->why, "%suninitialised values not looked for: the problems above come "
                        "first", ref->why[0] ? "; " : "");
     } else if (rc == 1) {
